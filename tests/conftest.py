@@ -1,0 +1,24 @@
+"""Shared test fixtures: where the read-only ground truth lives."""
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+ROM_DIR = SHARED / "roms" / "pc1360"
+CORPUS_DIR = SHARED / "corpus"
+
+
+@pytest.fixture(scope="session")
+def rom_dir():
+    if not (ROM_DIR / "cpu-1360.rom").is_file():
+        pytest.skip("ROM set not present in ../shared/roms/pc1360")
+    return ROM_DIR
+
+
+@pytest.fixture(scope="session")
+def corpus_dir():
+    if not CORPUS_DIR.is_dir():
+        pytest.skip("corpus not present in ../shared/corpus")
+    return CORPUS_DIR
