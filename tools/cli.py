@@ -6,6 +6,9 @@ import sys
 
 # Each module listed here defines register(subparsers); its handlers return an exit status.
 COMMAND_MODULES = (
+    "tools.cmd_serial",
+    "tools.cmd_machine",
+    "tools.cmd_disasm",
 )
 
 

@@ -1,0 +1,397 @@
+"""The PC-1360's number: 10 BCD mantissa digits and a decimal exponent, in 8 bytes.
+
+Stored layout, nibble by nibble (derived from hardware.md §9: A=1 is
+`00 00 10 00 00 00 00 00`, Z=-12.5 is `00 18 12 50 00 00 00 00`):
+
+    byte 0    byte 1      bytes 2-6            byte 7
+    E2 E1     E0 S        M0 M1 ... M9         0 0
+
+- E2 E1 E0: the decimal exponent as three BCD digits (1.25E1 -> 0 0 1). A negative
+  exponent is assumed to be its ten's complement (0.5 -> 9 9 9) as the ROM's BCD
+  subtraction would leave it: to be checked against the firmware.
+- S: sign nibble, 0 = positive, 8 = negative.
+- M0..M9: the mantissa digits, M0 the leading one (1 <= M0.M1...M9 < 10).
+- byte 7: not part of the value (the ROM's guard digits live in its registers);
+  array elements store only bytes 0-6 (hardware.md §4). Zero is all zero bytes.
+
+Values are Python `Decimal`s already rounded to 10 digits and inside the range
+(|x| < 1E100, anything below 1E-99 flushes to 0). Every operation computes in a wider
+context and rounds half-up to 10 digits, as the machine keeps guard digits and rounds.
+No float appears anywhere.
+"""
+
+from decimal import (ROUND_FLOOR, ROUND_HALF_EVEN, ROUND_HALF_UP, Context, Decimal,
+                     DivisionByZero, InvalidOperation, Overflow)
+
+from .errors import CALC, BasicError
+
+DIGITS = 10
+MAX_EXP = 99
+ZERO = Decimal(0)
+ONE = Decimal(1)
+# The machine's PI constant, as the firmware shows it (`3.141592654`).
+PI = Decimal("3.141592654")
+
+_TRAPS = [InvalidOperation, DivisionByZero, Overflow]
+# Arithmetic keeps two guard digits beyond the stored ten, as the ROM's registers do.
+_WORK = Context(prec=12, rounding=ROUND_HALF_UP, Emax=999, Emin=-999, traps=_TRAPS)
+_STORE = Context(prec=DIGITS, rounding=ROUND_HALF_UP, Emax=999, Emin=-999, traps=_TRAPS)
+# Transcendental functions are computed well past 10 digits so the final rounding
+# decides the last digit (SIN 30 must give exactly 0.5).
+_HI = Context(prec=32, rounding=ROUND_HALF_EVEN, Emax=99999, Emin=-99999, traps=_TRAPS)
+_PI_HI = Decimal("3.14159265358979323846264338327950288419716939937510")
+
+DEG, RAD, GRAD = "DEG", "RAD", "GRAD"
+# One quarter turn in each angle unit; trig reduces the angle by quarter turns.
+_QUARTER = {DEG: Decimal(90), GRAD: Decimal(100), RAD: _HI.divide(_PI_HI, 2)}
+# Largest angle (in quarter turns) the reduction accepts; beyond it ERROR 2 (assumed).
+_MAX_TURNS = Decimal("1E10")
+
+
+def fit(value):
+    """Round to 10 digits and check the range: the one exit of every calculation."""
+    value = _STORE.plus(value)
+    if not value:
+        return ZERO
+    exp = value.adjusted()
+    if exp > MAX_EXP:
+        raise BasicError(CALC)
+    if exp < -MAX_EXP:
+        return ZERO
+    return value
+
+
+def _guard(func):
+    """Turn decimal's traps (overflow, division by zero, domain) into ERROR 2."""
+    def wrapper(*args):
+        try:
+            return fit(func(*args))
+        except ArithmeticError:
+            raise BasicError(CALC) from None
+    wrapper.__name__ = func.__name__
+    wrapper.__doc__ = func.__doc__
+    return wrapper
+
+
+# ---------------------------------------------------------------- stored bytes
+
+def to_bytes(value):
+    """The 8 stored bytes of a (fitted) value."""
+    if not value:
+        return bytes(8)
+    sign, digits, _ = value.as_tuple()
+    mantissa = "".join(map(str, digits)).rstrip("0").ljust(DIGITS, "0")[:DIGITS]
+    exp = value.adjusted() % 1000
+    return bytes.fromhex(f"{exp:03d}{8 if sign else 0}{mantissa}00")
+
+
+def from_bytes(data):
+    """The value held in stored bytes (the first 7 are read).
+
+    Any byte pattern gives a value (a POKE can leave nibbles above 9): each nibble is
+    weighted as a decimal digit, so nothing here raises.
+    """
+    nibbles = data[:7].hex()
+    if nibbles[4:14] == "0000000000":
+        return ZERO
+    exp = int(nibbles[0], 16) * 100 + int(nibbles[1], 16) * 10 + int(nibbles[2], 16)
+    if exp >= 500:
+        exp -= 1000
+    if nibbles[4:14].isdigit():
+        mantissa = int(nibbles[4:14])
+    else:
+        mantissa = 0
+        for nibble in nibbles[4:14]:
+            mantissa = mantissa * 10 + int(nibble, 16)
+    value = Decimal(mantissa).scaleb(exp - DIGITS + 1)
+    if int(nibbles[3], 16) & 8:
+        value = -value
+    try:
+        return fit(value)
+    except BasicError:
+        return ZERO
+
+
+# ---------------------------------------------------------------- arithmetic
+
+@_guard
+def add(a, b):
+    return _WORK.add(a, b)
+
+
+@_guard
+def sub(a, b):
+    return _WORK.subtract(a, b)
+
+
+@_guard
+def mul(a, b):
+    return _WORK.multiply(a, b)
+
+
+@_guard
+def div(a, b):
+    return _WORK.divide(a, b)
+
+
+@_guard
+def power(a, b):
+    """a ^ b. A negative base needs an integer exponent; 0 ^ b needs b > 0."""
+    if not a:
+        if b > 0:
+            return ZERO
+        raise BasicError(CALC)
+    if b == b.to_integral_value():
+        return _HI.power(a, int(b)) if abs(b) < 1000000 else _HI.power(a, b)
+    if a < 0:
+        raise BasicError(CALC)
+    return _HI.power(a, b)
+
+
+def neg(a):
+    return -a if a else ZERO
+
+
+def int_(a):
+    """INT: the largest integer not above a (INT -2.5 = -3)."""
+    return fit(a.to_integral_value(rounding=ROUND_FLOOR))
+
+
+def abs_(a):
+    return abs(a)
+
+
+def sgn(a):
+    return ONE if a > 0 else (-ONE if a < 0 else ZERO)
+
+
+@_guard
+def sqr(a):
+    if a < 0:
+        raise BasicError(CALC)
+    return _HI.sqrt(a)
+
+
+@_guard
+def ln(a):
+    if a <= 0:
+        raise BasicError(CALC)
+    return _HI.ln(a)
+
+
+@_guard
+def log(a):
+    if a <= 0:
+        raise BasicError(CALC)
+    return _HI.log10(a)
+
+
+@_guard
+def exp(a):
+    if a > 1000:
+        raise BasicError(CALC)
+    return _HI.exp(a)
+
+
+@_guard
+def deg(a):
+    """DEG: degrees.minutes seconds (dd.mmss) to decimal degrees."""
+    sign = -1 if a < 0 else 1
+    a = abs(a)
+    whole = a.to_integral_value(rounding=ROUND_FLOOR)
+    minutes_x = _HI.multiply(a - whole, 100)
+    minutes = minutes_x.to_integral_value(rounding=ROUND_FLOOR)
+    seconds = _HI.multiply(minutes_x - minutes, 100)
+    total = _HI.add(_HI.add(whole, _HI.divide(minutes, 60)), _HI.divide(seconds, 3600))
+    return total * sign
+
+
+@_guard
+def dms(a):
+    """DMS: decimal degrees to degrees.minutes seconds (dd.mmss)."""
+    sign = -1 if a < 0 else 1
+    a = abs(a)
+    whole = a.to_integral_value(rounding=ROUND_FLOOR)
+    minutes_x = _HI.multiply(a - whole, 60)
+    minutes = minutes_x.to_integral_value(rounding=ROUND_FLOOR)
+    seconds = _HI.multiply(minutes_x - minutes, 60)
+    total = _HI.add(_HI.add(whole, _HI.divide(minutes, 100)), _HI.divide(seconds, 10000))
+    return total * sign
+
+
+# ---------------------------------------------------------------- trigonometry
+
+def _sin_series(x):
+    """sin x for |x| <= pi/4, to the working precision."""
+    term = x
+    total = x
+    x2 = _HI.multiply(x, x)
+    n = 1
+    while True:
+        term = _HI.divide(_HI.multiply(-term, x2), (n + 1) * (n + 2))
+        n += 2
+        if not term or abs(term) < Decimal("1E-34"):
+            return total
+        total = _HI.add(total, term)
+
+
+def _cos_series(x):
+    term = ONE
+    total = ONE
+    x2 = _HI.multiply(x, x)
+    n = 0
+    while True:
+        term = _HI.divide(_HI.multiply(-term, x2), (n + 1) * (n + 2))
+        n += 2
+        if not term or abs(term) < Decimal("1E-34"):
+            return total
+        total = _HI.add(total, term)
+
+
+def _sin_cos(angle, mode):
+    """(sin, cos) of an angle in the given unit.
+
+    The angle is reduced by whole quarter turns; in DEG and GRAD that reduction is
+    exact decimal arithmetic, so COS 90 is exactly 0 and SIN 30 exactly 0.5.
+    """
+    quarter = _QUARTER[mode]
+    turns = _HI.divide(angle, quarter).to_integral_value(rounding=ROUND_HALF_EVEN)
+    if abs(turns) >= _MAX_TURNS:
+        raise BasicError(CALC)
+    rest = _HI.subtract(angle, _HI.multiply(turns, quarter))
+    if not rest:
+        s, c = ZERO, ONE
+    else:
+        if mode != RAD:
+            rest = _HI.divide(_HI.multiply(rest, _PI_HI), 2 * quarter)
+        s, c = _sin_series(rest), _cos_series(rest)
+    return {0: (s, c), 1: (c, -s), 2: (-s, -c), 3: (-c, s)}[int(turns) % 4]
+
+
+def sin(a, mode):
+    return _trig(lambda: _sin_cos(a, mode)[0])
+
+
+def cos(a, mode):
+    return _trig(lambda: _sin_cos(a, mode)[1])
+
+
+def tan(a, mode):
+    def compute():
+        s, c = _sin_cos(a, mode)
+        if not c:
+            raise BasicError(CALC)
+        return _HI.divide(s, c)
+    return _trig(compute)
+
+
+def _trig(compute):
+    try:
+        return fit(compute())
+    except ArithmeticError:
+        raise BasicError(CALC) from None
+
+
+def _atan_rad(x):
+    """atan x in radians, by halving the argument until the series converges fast."""
+    if x > 1:
+        return _HI.subtract(_HI.divide(_PI_HI, 2), _atan_rad(_HI.divide(ONE, x)))
+    halvings = 0
+    while abs(x) > Decimal("0.1"):
+        x = _HI.divide(x, _HI.add(ONE, _HI.sqrt(_HI.add(ONE, _HI.multiply(x, x)))))
+        halvings += 1
+    term = x
+    total = x
+    x2 = _HI.multiply(x, x)
+    n = 1
+    while True:
+        term = _HI.multiply(-term, x2)
+        n += 2
+        step = _HI.divide(term, n)
+        if not step or abs(step) < Decimal("1E-34"):
+            break
+        total = _HI.add(total, step)
+    return total * (2 ** halvings)
+
+
+def _from_rad(value, mode):
+    if mode == RAD:
+        return value
+    return _HI.divide(_HI.multiply(value, 2 * _QUARTER[mode]), _PI_HI)
+
+
+def atn(a, mode):
+    def compute():
+        result = _atan_rad(abs(a))
+        return _from_rad(result if a >= 0 else -result, mode)
+    return _trig(compute)
+
+
+def _asn_raw(a, mode):
+    if abs(a) > 1:
+        raise BasicError(CALC)
+    if abs(a) == 1:
+        return _QUARTER[mode] if a > 0 else -_QUARTER[mode]
+    root = _HI.sqrt(_HI.subtract(ONE, _HI.multiply(a, a)))
+    result = _atan_rad(abs(_HI.divide(a, root)))
+    return _from_rad(result if a >= 0 else -result, mode)
+
+
+def asn(a, mode):
+    return _trig(lambda: _asn_raw(a, mode))
+
+
+def acs(a, mode):
+    return _trig(lambda: _HI.subtract(_QUARTER[mode], _asn_raw(a, mode)))
+
+
+# ---------------------------------------------------------------- text
+
+# The sign shown before a positive exponent in E notation; the firmware showed only
+# negative ones (`3.333333333E-01`), so the blank here is an assumption.
+EXP_PLUS = " "
+
+
+def format_number(value):
+    """The number as the firmware displays it: `2.`, `0.5`, `3.333333333E-01`.
+
+    Fixed notation is used while the digits shown (a leading `0` included for values
+    below 1) fit the 10-digit field; integers end in `.`. Otherwise E notation with
+    the full mantissa and a two-digit exponent.
+    """
+    if not value:
+        return "0."
+    sign = "-" if value < 0 else ""
+    digits = "".join(map(str, value.as_tuple().digits)).rstrip("0") or "0"
+    exp = value.adjusted()
+    if 0 <= exp < DIGITS:
+        whole, frac = digits[:exp + 1].ljust(exp + 1, "0"), digits[exp + 1:]
+        return f"{sign}{whole}.{frac}"
+    if exp < 0 and len(digits) - exp <= DIGITS:
+        return f"{sign}0.{'0' * (-exp - 1)}{digits}"
+    mark = "-" if exp < 0 else EXP_PLUS
+    return f"{sign}{digits[0]}.{digits[1:]}E{mark}{abs(exp):02d}"
+
+
+def str_number(value):
+    """STR$ and string concatenation form: the display form without a trailing `.`
+    (assumed; to be checked against the firmware)."""
+    text = format_number(value)
+    return text[:-1] if text.endswith(".") else text
+
+
+def parse_number(text):
+    """A number written in program text (`1.5E3`, `.5`, `&4B8`) as a fitted value;
+    None if the text is not a number."""
+    if text.startswith("&"):
+        body = text[1:]
+        if not body or len(body) > 4 or any(c not in "0123456789ABCDEF" for c in body):
+            return None
+        return Decimal(int(body, 16))
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        return None
+    if not value.is_finite():
+        return None
+    return fit(value)

@@ -1,0 +1,316 @@
+"""The statement loop: runs tokenized lines in RAM one statement at a time.
+
+Execution state that the machine keeps in RAM lives in RAM (program, variables,
+screen, random seed); the control stacks (FOR, GOSUB) and the engine's waits are
+Python state here. Statements are registered once, by keyword name, in STATEMENTS.
+
+A statement that needs the outside world (wait for ENTER after PRINT, a timed
+pause, INPUT) leaves a request in `pending` and the engine serves it before the
+next statement runs.
+"""
+
+from collections import namedtuple
+
+from . import bcd
+from .errors import LINE, NESTING, OTHER, SYNTAX, BasicError
+from .expr import Expressions
+from .program import Program
+from .tokens import CODES, LINE_REF, PREFIX
+from .vars import Variables
+
+Statement = namedtuple("Statement", "handler cost")
+STATEMENTS = {}             # keyword code -> Statement
+LET_COST = 4200             # cycles of an assignment: with GOTO and LINE_COST about 30
+                            # `A=A+1:GOTO 10` loops per second, as the firmware ran (§9)
+LINE_COST = 500             # cycles to step onto the next line (estimate)
+RANDOM_SEED = 0xFDE0        # the ROM's random seed (hardware.md §4); our generator's state
+FOR_LIMIT = 5               # nesting limits (basic_language.md §1.1)
+GOSUB_LIMIT = 10
+FORLoop = namedtuple("FORLoop", "ref limit step pos line line_addr")
+Return = namedtuple("Return", "pos line line_addr")
+
+
+def statement(name, cost=3000):
+    """Register a handler for keyword `name`; `cost` is its time in CPU cycles
+    (estimates until they are calibrated against the firmware engine)."""
+    def register(handler):
+        STATEMENTS[CODES[name]] = Statement(handler, cost)
+        return handler
+    return register
+
+
+class Interpreter(Expressions):
+    """Runs statements against `mem`, `screen` (screen.Screen) and `host` (the engine:
+    inkey(), now(), poke(addr, value))."""
+
+    def __init__(self, mem, screen, host):
+        self.mem = mem
+        self.screen = screen
+        self.host = host
+        self.vars = Variables(mem)
+        self.program = Program(mem)
+        self.angle = bcd.DEG
+        self.wait = None            # PRINT display time in 1/64 s; None: until ENTER
+        self.using = None           # the PRINT USING format in force
+        self.cursor = None          # (col, row) after CURSOR x,y; None: scrolling output
+        self.gcursor = (0, 0)
+        self.line_end = (0, 0)      # where the last LINE ended
+        self.trace = False
+        self.aread = b""            # what the display held when DEF started the program
+        self.clear_run_state()
+
+    def clear_run_state(self):
+        self.pos = 0
+        self.line = 0               # line being run; 0 while an immediate line runs
+        self.line_addr = None
+        self.for_stack = []
+        self.gosub_stack = []
+        self.data_pos = None        # next DATA item, None: from the program's start
+        self.running = False
+        self.pending = None
+        self.jumped = False
+        self.stopped_at = None      # (pos, line, line_addr) for CONT after STOP/BRK
+
+    # ------------------------------------------------------------ host hooks
+
+    def inkey(self):
+        return self.host.inkey()
+
+    def random_fraction(self):
+        """A number in (0, 1) with 10 digits from a 48-bit LCG kept at RANDOM_SEED.
+        The ROM's own generator is unknown, so sequences differ from the firmware's."""
+        mem = self.mem
+        state = int.from_bytes(mem[RANDOM_SEED:RANDOM_SEED + 6], "little")
+        state = (state * 0x5DEECE66D + 0xB) & 0xFFFFFFFFFFFF
+        mem[RANDOM_SEED:RANDOM_SEED + 6] = state.to_bytes(6, "little")
+        digits = (state * 10 ** 10) >> 48
+        return bcd.fit(bcd.Decimal(max(digits, 1)).scaleb(-10))
+
+    def seed(self, value):
+        self.mem[RANDOM_SEED:RANDOM_SEED + 6] = (value & 0xFFFFFFFFFFFF).to_bytes(6, "little")
+
+    # ------------------------------------------------------------ starting
+
+    def start_immediate(self, body):
+        """Run a tokenized immediate line (without its 0x0D) from the input buffer."""
+        buffer = 0xFD20
+        data = bytes(body[:79]) + b"\x0d"
+        self.mem[buffer:buffer + len(data)] = data
+        self.pending = None
+        self.line = 0
+        self.line_addr = None
+        self.pos = buffer
+        self.running = True
+
+    def start_program(self, addr=None):
+        """RUN: clear the stacks and run from line address `addr` (default: first)."""
+        self.clear_run_state()
+        self.running = True
+        self.enter_line(self.program.start + 1 if addr is None else addr)
+
+    def enter_line(self, addr):
+        """Continue at the line record at `addr`; the program's end mark ends the run."""
+        mem = self.mem
+        if addr is None or addr >= self.program.end or mem[addr] == 0xFF:
+            self.finish()
+            return
+        self.line = mem[addr] << 8 | mem[addr + 1]
+        self.line_addr = addr
+        self.pos = addr + 3
+        if mem[self.pos] == 0x22:           # a label is not a statement
+            self.string_literal()
+            self.accept(0x3A)
+        self.jumped = True
+
+    def finish(self):
+        self.running = False
+        self.pos = 0
+
+    # ------------------------------------------------------------ the loop
+
+    def execute(self, budget):
+        """Run statements until `budget` cycles are used, the run ends, or a statement
+        leaves a request in `pending`; returns the cycles used. Errors propagate as
+        BasicError with `self.line` telling where."""
+        used = 0
+        while used < budget and self.running and self.pending is None:
+            used += self.step()
+        return used
+
+    def step(self):
+        mem = self.mem
+        byte = self.peek()
+        if byte == 0x3A:
+            self.pos += 1
+            byte = self.peek()
+        if byte == 0x0D:
+            if self.line_addr is None:
+                self.finish()
+            else:
+                self.enter_line(self.pos + 1)
+            return LINE_COST
+        self.jumped = False
+        if byte == PREFIX:
+            entry = STATEMENTS.get(mem[self.pos + 1])
+            if entry is None:
+                raise BasicError(SYNTAX)
+            self.pos += 2
+            entry.handler(self)
+            cost = entry.cost
+        else:
+            self.assignment()
+            cost = LET_COST
+        if not self.jumped and self.running and not self.at_end():
+            raise BasicError(SYNTAX)
+        return cost
+
+    def assignment(self):
+        """`[LET] var = expression`."""
+        if self.peek() not in range(0x41, 0x5B):
+            raise BasicError(SYNTAX)
+        ref = self.variable(create=True)
+        self.expect(0x3D)
+        value = self.expression()
+        if isinstance(value, bytes) != (ref[2] != 0):
+            raise BasicError(OTHER)
+        self.vars.store(ref, value)
+
+    # ------------------------------------------------------------ jumps
+
+    def target(self):
+        """A jump target: a compiled `0x1F hi lo`, a "label" or a line expression.
+        Returns ('line', n) or ('label', bytes) without looking it up."""
+        byte = self.peek()
+        if byte == LINE_REF:
+            mem = self.mem
+            number = mem[self.pos + 1] << 8 | mem[self.pos + 2]
+            self.pos += 3
+            return ("line", number)
+        if byte == 0x22:
+            return ("label", self.string_literal())
+        value = self.expression()
+        if isinstance(value, bytes):
+            return ("label", value)
+        if not 1 <= value <= 65279:
+            raise BasicError(LINE)
+        return ("line", int(value))
+
+    def resolve(self, target):
+        kind, value = target
+        if kind == "line":
+            return self.program.find(value)
+        return self.program.find_label(value)
+
+    def jump(self, target):
+        self.enter_line(self.resolve(target))
+
+    def push_return(self):
+        if len(self.gosub_stack) >= GOSUB_LIMIT:
+            raise BasicError(NESTING)
+        self.gosub_stack.append(Return(self.pos, self.line, self.line_addr))
+
+    def skip_line(self):
+        """Go to the end of the current line (REM, a false IF)."""
+        if self.line_addr is not None:
+            self.pos = self.line_addr + 2 + self.mem[self.line_addr + 2]
+            return
+        mem = self.mem
+        pos = self.pos
+        while mem[pos] != 0x0D:
+            pos += 1
+        self.pos = pos
+
+    def skip_statement(self):
+        """Go to the next ':' or the end of the line, stepping over strings, keyword
+        tokens and compiled line numbers (DATA, the unused part of ON ... GOTO)."""
+        mem = self.mem
+        pos = self.pos
+        while True:
+            byte = mem[pos]
+            if byte in (0x3A, 0x0D):
+                break
+            if byte == 0x22:
+                pos += 1
+                while mem[pos] not in (0x22, 0x0D):
+                    pos += 1
+                if mem[pos] == 0x22:
+                    pos += 1
+            elif byte == LINE_REF:
+                pos += 3
+            elif byte == PREFIX:
+                pos += 2
+            else:
+                pos += 1
+        self.pos = pos
+
+    # ------------------------------------------------------------ FOR / NEXT
+
+    def push_for(self, loop):
+        stack = self.for_stack
+        for i, entry in enumerate(stack):
+            if entry.ref == loop.ref:
+                del stack[i:]
+                break
+        if len(stack) >= FOR_LIMIT:
+            raise BasicError(NESTING)
+        stack.append(loop)
+
+    def next_loop(self, ref):
+        """NEXT [var]: step the innermost loop (or the loop of `ref`)."""
+        stack = self.for_stack
+        if ref is not None:
+            while stack and stack[-1].ref != ref:
+                stack.pop()
+        if not stack:
+            raise BasicError(NESTING)
+        loop = stack[-1]
+        value = bcd.add(self.vars.load(loop.ref), loop.step)
+        self.vars.store(loop.ref, value)
+        if (value <= loop.limit) if loop.step >= 0 else (value >= loop.limit):
+            self.pos, self.line, self.line_addr = loop.pos, loop.line, loop.line_addr
+        else:
+            stack.pop()
+
+    # ------------------------------------------------------------ DATA
+
+    def next_data_item(self):
+        """Position `self.pos` on the next DATA item; ERROR 9 when none is left (the
+        number is assumed)."""
+        mem = self.mem
+        pos = self.data_pos
+        if pos is not None and mem[pos] == 0x2C:
+            self.data_pos = pos + 1
+            return
+        data = CODES["DATA"]
+        saved = self.pos
+        lines = self.program.lines()
+        if pos is not None:
+            # finish the current line first: another DATA may follow on it
+            self.pos = pos
+            found = self._find_token_in_line(data)
+            if found is not None:
+                self.pos = saved
+                self.data_pos = found
+                return
+            end = self.program.end
+            lines = ((n, a) for n, a in self.program.lines() if a > pos and a < end)
+        for _number, addr in lines:
+            self.pos = addr + 3
+            found = self._find_token_in_line(data)
+            if found is not None:
+                self.pos = saved
+                self.data_pos = found
+                return
+        self.pos = saved
+        raise BasicError(OTHER)
+
+    def _find_token_in_line(self, code):
+        """From self.pos, the position after the next `FE code` on this line, or None."""
+        mem = self.mem
+        while mem[self.pos] != 0x0D:
+            if mem[self.pos] == PREFIX and mem[self.pos + 1] == code:
+                return self.pos + 2
+            self.skip_statement()
+            if mem[self.pos] == 0x3A:
+                self.pos += 1
+        return None

@@ -1,0 +1,326 @@
+"""Statement handlers for the display, graphics, sound and input.
+
+How PRINT lays items out is assumed until checked against the firmware engine:
+a lone number is right-aligned (as the calculator shows results); `;` joins items;
+`,` starts a 12-character half line; a trailing `;` keeps the line open. Each PRINT
+uses the next line and scrolls at the bottom. With no WAIT, PRINT waits for ENTER.
+"""
+
+from decimal import ROUND_HALF_UP, Decimal
+
+from . import bcd
+from .errors import ILLEGAL, SYNTAX, USING, BasicError
+from .expr import to_int
+from .interp import statement
+from .screen import COLS, ROWS
+from .tokens import CODES
+
+CYCLES_PER_SECOND = 256_000
+WAIT_UNIT = CYCLES_PER_SECOND // 64             # WAIT n shows for n/64 s
+PAUSE_CYCLES = round(0.85 * CYCLES_PER_SECOND)   # PAUSE (≈0.85 s, basic_language.md)
+BEEP_CYCLES = round(0.1 * CYCLES_PER_SECOND)     # one beep (assumed)
+HALF = COLS // 2
+TEXT_CURSOR = 0xFD09        # CURSOR x, y (basic_language.md §1.7)
+GRAPHIC_CURSOR = 0xFEE8     # GCURSOR x, y as 16-bit words
+LINE_END = 0xFEEC           # where the last LINE ended
+_USING, _PSET, _PRESET = CODES["USING"], CODES["PSET"], CODES["PRESET"]
+
+
+# ---------------------------------------------------------------- PRINT
+
+def format_using(fmt, value):
+    """PRINT USING: `#` digit places, `.` the point, `&` string places (assumed
+    rules: a number that does not fit is ERROR 7)."""
+    if isinstance(value, bytes):
+        width = fmt.count(b"&") or len(value)
+        return value[:width].ljust(width)
+    if b"#" not in fmt:
+        return bcd.format_number(value).encode("ascii")
+    head, _, tail = fmt.partition(b".")
+    places = tail.count(b"#")
+    rounded = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    text = f"{rounded:f}".encode("ascii")
+    if b"." not in fmt:
+        text = text.split(b".")[0]
+    width = len(head) + (1 + len(tail) if b"." in fmt else 0)
+    if len(text) > width:
+        raise BasicError(USING)
+    return text.rjust(width)
+
+
+def print_fields(it):
+    """Parse PRINT's item list into (segments, open_end): segments split by `,`, each
+    a list of formatted items; open_end if the list ended with `;`."""
+    segments = [[]]
+    open_end = False
+    while not it.at_end():
+        if it.accept_token(_USING):
+            it.using = it.string_literal() if it.peek() == 0x22 else None
+            it.accept(0x3B)
+            continue
+        value = it.expression()
+        if it.using is not None:
+            segments[-1].append((format_using(it.using, value), False))
+        elif isinstance(value, bytes):
+            segments[-1].append((value, False))
+        else:
+            segments[-1].append((bcd.format_number(value).encode("ascii"), True))
+        open_end = False
+        if it.accept(0x3B):
+            open_end = True
+        elif it.accept(0x2C):
+            segments.append([])
+        elif not it.at_end():
+            raise BasicError(SYNTAX)
+    return segments, open_end
+
+
+def layout(segments):
+    """The text of one PRINT line."""
+    if len(segments) == 1:
+        items = segments[0]
+        if len(items) == 1 and items[0][1]:
+            return items[0][0].rjust(COLS)
+        return b"".join(text for text, _ in items)
+    text = b""
+    for segment in segments:
+        field = b"".join(t for t, _ in segment)
+        if len(segment) == 1 and segment[0][1]:
+            field = field.rjust(HALF)
+        text = text.ljust(len(text) + (-len(text)) % HALF) + field
+    return text
+
+
+def show(it, text, open_end):
+    """Put a PRINT line on the display: at the CURSOR position, or as the next line."""
+    screen = it.screen
+    if it.cursor is not None:
+        col, row = it.cursor
+        screen.write(row, col, text)
+        col += len(text)
+        it.cursor = (min(col, COLS - 1), row) if open_end else (0, min(row + 1, ROWS - 1))
+        return
+    if screen.col == 0:
+        screen.begin_line()
+        screen.clear_row(screen.row)
+    screen.write(screen.row, screen.col, text)
+    if open_end and screen.col + len(text) < COLS:
+        screen.col += len(text)
+    else:
+        screen.advance()
+
+
+def display_wait(it):
+    """After PRINT: wait for ENTER, or WAIT n/64 seconds."""
+    if it.wait is None:
+        it.pending = ("enter",)
+    elif it.wait:
+        it.pending = ("delay", it.wait * WAIT_UNIT)
+
+
+@statement("PRINT", cost=6000)
+def stmt_print(it):
+    segments, open_end = print_fields(it)
+    show(it, layout(segments), open_end)
+    if not open_end:
+        display_wait(it)
+
+
+@statement("PAUSE", cost=6000)
+def stmt_pause(it):
+    segments, open_end = print_fields(it)
+    show(it, layout(segments), open_end)
+    it.pending = ("delay", PAUSE_CYCLES)
+
+
+@statement("USING", cost=1500)
+def stmt_using(it):
+    it.using = None if it.at_end() else it.string()
+
+
+@statement("WAIT", cost=1500)
+def stmt_wait(it):
+    it.wait = None if it.at_end() else it.integer(0, 65535)
+
+
+@statement("CLS", cost=4000)
+def stmt_cls(it):
+    it.screen.clear()
+    it.cursor = None
+
+
+@statement("CURSOR", cost=1500)
+def stmt_cursor(it):
+    if it.at_end():
+        it.cursor = None
+        return
+    col = it.integer(0, COLS - 1)
+    it.expect(0x2C)
+    row = it.integer(0, ROWS - 1)
+    it.cursor = (col, row)
+    it.mem[TEXT_CURSOR] = col
+    it.mem[TEXT_CURSOR + 1] = row
+
+
+# ---------------------------------------------------------------- INPUT
+
+@statement("INPUT", cost=3000)
+def stmt_input(it):
+    """INPUT ["prompt";|,] var [, ["prompt";|,] var ...]: the engine asks for each."""
+    items = []
+    while True:
+        prompt, keep = None, True
+        if it.peek() == 0x22:
+            prompt = it.string_literal()
+            if it.accept(0x2C):
+                keep = False
+            elif not it.accept(0x3B):
+                raise BasicError(SYNTAX)
+        items.append((prompt, keep, it.variable(create=True)))
+        if not it.accept(0x2C):
+            break
+    it.pending = ("input", items)
+
+
+# ---------------------------------------------------------------- graphics
+
+def point(it):
+    """`(x,y)` as two integers."""
+    it.expect(0x28)
+    x = to_int(it.number())
+    it.expect(0x2C)
+    y = to_int(it.number())
+    it.expect(0x29)
+    return x, y
+
+
+def set_word(mem, addr, value):
+    mem[addr] = value & 0xFF
+    mem[addr + 1] = (value >> 8) & 0xFF
+
+
+@statement("GCURSOR", cost=2000)
+def stmt_gcursor(it):
+    if it.peek() == 0x28:
+        x, y = point(it)
+    else:
+        x = to_int(it.number())
+        it.expect(0x2C)
+        y = to_int(it.number())
+    it.gcursor = (x, y)
+    set_word(it.mem, GRAPHIC_CURSOR, x)
+    set_word(it.mem, GRAPHIC_CURSOR + 2, y)
+
+
+@statement("GPRINT", cost=4000)
+def stmt_gprint(it):
+    """Columns of 8 dots at the graphics cursor, whose y is the column's lowest dot
+    (assumed). A number is one column; a string is hex pairs, one column each; `,`
+    leaves a blank column between items (assumed, as on the PC-1500)."""
+    x, y = it.gcursor
+    while not it.at_end():
+        value = it.expression()
+        if isinstance(value, bytes):
+            if len(value) % 2 or any(c not in b"0123456789ABCDEF" for c in value):
+                raise BasicError(ILLEGAL)
+            columns = bytes.fromhex(value.decode("ascii"))
+        else:
+            columns = bytes([to_int(value, 0, 255)])
+        for bits in columns:
+            it.screen.column(x, y - 7, bits)
+            x += 1
+        if it.accept(0x2C):
+            x += 1
+        elif not it.accept(0x3B):
+            break
+    it.gcursor = (x, y)
+    set_word(it.mem, GRAPHIC_CURSOR, x)
+
+
+@statement("PSET", cost=3000)
+def stmt_pset(it):
+    x, y = point(it)
+    mode = 1
+    if it.accept(0x2C):
+        if not it.accept(0x58):
+            raise BasicError(SYNTAX)
+        mode = 2
+    it.screen.set_dot(x, y, mode)
+
+
+@statement("PRESET", cost=3000)
+def stmt_preset(it):
+    x, y = point(it)
+    it.screen.set_dot(x, y, 0)
+
+
+def draw_line(screen, x1, y1, x2, y2, mode, pattern, count):
+    """Bresenham from (x1,y1) to (x2,y2); `pattern` bit (count % 16) decides each dot.
+    Returns the dot count so a box continues its pattern."""
+    dx, dy = abs(x2 - x1), -abs(y2 - y1)
+    sx, sy = (1 if x2 >= x1 else -1), (1 if y2 >= y1 else -1)
+    err = dx + dy
+    while True:
+        if pattern >> (15 - count % 16) & 1:
+            screen.set_dot(x1, y1, mode)
+        count += 1
+        if x1 == x2 and y1 == y2:
+            return count
+        e2 = 2 * err
+        if e2 >= dy:
+            err += dy
+            x1 += sx
+        if e2 <= dx:
+            err += dx
+            y1 += sy
+
+
+@statement("LINE", cost=8000)
+def stmt_line(it):
+    """LINE [(x1,y1)]-(x2,y2)[,S|R|X|PSET|PRESET][,pattern][,B|BF]."""
+    start = point(it) if it.peek() == 0x28 else it.line_end
+    it.expect(0x2D)
+    x2, y2 = point(it)
+    mode, pattern, box = 1, 0xFFFF, None
+    while it.accept(0x2C):
+        byte = it.peek()
+        if it.accept_token(_PSET) or it.accept(0x53):
+            mode = 1
+        elif it.accept_token(_PRESET) or it.accept(0x52):
+            mode = 0
+        elif it.accept(0x58):
+            mode = 2
+        elif byte == 0x42:
+            it.pos += 1
+            box = "BF" if it.accept(0x46) else "B"
+        else:
+            pattern = it.integer(0, 65535)
+    x1, y1 = start
+    screen = it.screen
+    if box == "BF":
+        for y in range(min(y1, y2), max(y1, y2) + 1):
+            draw_line(screen, x1, y, x2, y, mode, pattern, 0)
+    elif box == "B":
+        count = draw_line(screen, x1, y1, x2, y1, mode, pattern, 0)
+        count = draw_line(screen, x2, y1, x2, y2, mode, pattern, count)
+        count = draw_line(screen, x2, y2, x1, y2, mode, pattern, count)
+        draw_line(screen, x1, y2, x1, y1, mode, pattern, count)
+    else:
+        draw_line(screen, x1, y1, x2, y2, mode, pattern, 0)
+    it.line_end = (x2, y2)
+    set_word(it.mem, LINE_END, x2)
+    set_word(it.mem, LINE_END + 2, y2)
+
+
+# ---------------------------------------------------------------- sound
+
+@statement("BEEP", cost=3000)
+def stmt_beep(it):
+    """BEEP n[,f,d]: the engine sounds it; time passes (0.1 s a beep, assumed)."""
+    count = it.integer(0, 65535)
+    tone = duration = None
+    if it.accept(0x2C):
+        tone = it.integer(0, 255)
+        if it.accept(0x2C):
+            duration = it.integer(0, 65535)
+    it.pending = ("beep", count, tone, duration, count * BEEP_CYCLES)

@@ -1,0 +1,185 @@
+"""The BASIC program as bytes on the RAM card (basic_format.md §1.4-1.6, hardware.md §4, §9).
+
+A program is 0xFF, lines, 0xFF. A line is `hi lo len body... 0x0D` (line number
+big-endian, `len` counting the body and the 0x0D). The start pointer (0xFFD7/8) holds
+the address of the leading 0xFF, the end pointer (0xFFD9/A) that of the trailing one;
+pointers are little-endian. The ROM keeps copies of the end pointer at 0x283E (mirror
+0x293E) and at card start + 9; the built-in engine keeps them in step too.
+"""
+
+from .errors import LINE, MEMORY, BasicError
+
+START_PTR = 0xFFD7
+END_PTR = 0xFFD9
+MERGE_PTR = 0xFFDB
+DIM_PTR = 0xFFDD
+RAM_START_PTR = 0xFFF6
+DIM_EMPTY = 0xF9D0
+PROGRAM_OFFSET = 0x30       # the leading 0xFF sits at card start + 0x30
+LCD_END_COPY = 0x283E       # and its +0x100 mirror
+CARD_END_COPY = 0x09        # card start + 9
+MAX_LINE = 65279
+END_MARK = 0xFF
+CR = 0x0D
+LINE_REF = 0x1F
+
+
+def word(mem, addr):
+    return mem[addr] | mem[addr + 1] << 8
+
+
+def set_word(mem, addr, value):
+    mem[addr] = value & 0xFF
+    mem[addr + 1] = (value >> 8) & 0xFF
+
+
+class Program:
+    """Lines, line lookup and editing over `mem`."""
+
+    def __init__(self, mem):
+        self.mem = mem
+        self._lines = None          # {number: address}, rebuilt after any change
+        self._lines_key = None
+
+    # ------------------------------------------------------------ pointers
+
+    @property
+    def start(self):
+        return word(self.mem, START_PTR)
+
+    @property
+    def end(self):
+        return word(self.mem, END_PTR)
+
+    def card_start(self):
+        return word(self.mem, RAM_START_PTR)
+
+    def is_valid(self):
+        """True if the pointers describe a program the engine can run (else the card
+        needs the CLEAR question, as on a cold start)."""
+        mem = self.mem
+        start, end = self.start, self.end
+        card = self.card_start()
+        return (0x8000 <= card < start <= end < DIM_EMPTY and card & 0x7FF == 0
+                and mem[start] == END_MARK and mem[end] == END_MARK)
+
+    def init_card(self, card_start):
+        """What answering Y to `RAM CARD S1 CLEAR O.K. ?` leaves: an empty program,
+        no DIM variables, A-Z zero."""
+        mem = self.mem
+        start = card_start + PROGRAM_OFFSET
+        set_word(mem, RAM_START_PTR, card_start)
+        mem[start] = mem[start + 1] = END_MARK
+        set_word(mem, START_PTR, start)
+        set_word(mem, MERGE_PTR, start)
+        set_word(mem, DIM_PTR, DIM_EMPTY)
+        mem[DIM_EMPTY:DIM_EMPTY + 26 * 8] = bytes(26 * 8)
+        self._set_end(start + 1)
+
+    def _set_end(self, end):
+        mem = self.mem
+        set_word(mem, END_PTR, end)
+        set_word(mem, LCD_END_COPY, end)
+        set_word(mem, LCD_END_COPY + 0x100, end)
+        set_word(mem, self.card_start() + CARD_END_COPY, end)
+        self.changed()
+
+    def changed(self):
+        """Forget the line index (after an edit or a POKE)."""
+        self._lines = None
+
+    # ------------------------------------------------------------ lines
+
+    def lines(self):
+        """(number, address) of every line in order. A damaged program ends the walk
+        where its bytes stop making sense instead of raising."""
+        mem = self.mem
+        addr = self.start + 1
+        end = min(self.end, 0xFFF0)
+        while addr < end and mem[addr] != END_MARK:
+            yield (mem[addr] << 8 | mem[addr + 1]), addr
+            addr += 3 + mem[addr + 2]
+
+    def _index(self):
+        key = (self.start, self.end)
+        if self._lines is None or key != self._lines_key:
+            index = {}
+            for number, addr in self.lines():
+                index.setdefault(number, addr)
+            self._lines = index
+            self._lines_key = key
+        return self._lines
+
+    def find(self, number):
+        """Address of line `number`; ERROR 4 if there is none."""
+        addr = self._index().get(number)
+        if addr is None:
+            raise BasicError(LINE)
+        return addr
+
+    def first_from(self, number):
+        """Address of the first line numbered `number` or more, None past the end."""
+        for n, addr in self.lines():
+            if n >= number:
+                return addr
+        return None
+
+    def find_label(self, label):
+        """Address of the first line whose body starts with the string `label`."""
+        mem = self.mem
+        wanted = b'"' + label
+        for _number, addr in self.lines():
+            body = addr + 3
+            if mem[body:body + len(wanted)] == wanted and mem[body + len(wanted)] in (0x22, CR):
+                return addr
+        raise BasicError(LINE)
+
+    def body(self, number):
+        """The stored body (up to and including 0x0D) of line `number`."""
+        addr = self.find(number)
+        return bytes(self.mem[addr + 3:addr + 3 + self.mem[addr + 2]])
+
+    # ------------------------------------------------------------ editing
+
+    def store(self, number, body):
+        """Insert line `number` (body without the final 0x0D), replacing a line with
+        that number; an empty body deletes the line. Lines stay sorted."""
+        if not 1 <= number <= MAX_LINE:
+            raise BasicError(LINE)
+        mem = self.mem
+        record = b""
+        if body:
+            if len(body) + 1 > 255:
+                raise BasicError(MEMORY)
+            record = bytes([number >> 8, number & 0xFF, len(body) + 1]) + body + bytes([CR])
+        end = self.end
+        pos, old_len = end, 0
+        for n, addr in self.lines():
+            if n >= number:
+                pos = addr
+                if n == number:
+                    old_len = 3 + mem[addr + 2]
+                break
+        delta = len(record) - old_len
+        limit = min(word(mem, DIM_PTR), DIM_EMPTY)
+        if end + delta >= limit:
+            raise BasicError(MEMORY)
+        tail = bytes(mem[pos + old_len:end + 1])
+        mem[pos:pos + len(record)] = record
+        mem[pos + len(record):pos + len(record) + len(tail)] = tail
+        if delta < 0:
+            mem[end + 1 + delta:end + 1] = bytes(-delta)
+        self._set_end(end + delta)
+
+    def new(self):
+        """NEW: an empty program."""
+        start = self.start
+        self.mem[start + 1] = END_MARK
+        set_word(self.mem, MERGE_PTR, start)
+        self._set_end(start + 1)
+
+    def __repr__(self):
+        parts = [f"Program {self.start:#06x}..{self.end:#06x}"]
+        for number, addr in self.lines():
+            parts.append(f"  {addr:#06x} {number:5d} {self.mem[addr + 3:addr + 3 + self.mem[addr + 2]].hex(' ')}")
+        return "\n".join(parts)

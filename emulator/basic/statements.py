@@ -1,0 +1,297 @@
+"""Statement handlers: control flow, variables, memory, modes.
+
+Each handler is registered once with its keyword and cost (interp.statement). The
+handler starts after the keyword token and must leave `pos` at the statement's end
+(':' or 0x0D) or jump. Display, graphics and input statements are in output.py.
+"""
+
+from . import bcd
+from .errors import LINE, NESTING, OTHER, SYNTAX, BasicError
+from .interp import FORLoop, statement
+from .tokens import CODES
+
+_GOTO, _GOSUB, _THEN = CODES["GOTO"], CODES["GOSUB"], CODES["THEN"]
+_TO, _STEP = CODES["TO"], CODES["STEP"]
+
+
+@statement("LET", cost=4200)
+def stmt_let(it):
+    it.assignment()
+
+
+@statement("GOTO", cost=3800)
+def stmt_goto(it):
+    it.jump(it.target())
+
+
+@statement("GOSUB", cost=3000)
+def stmt_gosub(it):
+    target = it.target()
+    it.push_return()
+    it.jump(target)
+
+
+@statement("RETURN", cost=2000)
+def stmt_return(it):
+    if not it.gosub_stack:
+        raise BasicError(NESTING)
+    entry = it.gosub_stack.pop()
+    it.pos, it.line, it.line_addr = entry.pos, entry.line, entry.line_addr
+
+
+@statement("ON", cost=3500)
+def stmt_on(it):
+    """ON e GOTO/GOSUB t1,t2,...: out of range goes on with the next statement."""
+    index = it.integer(-32768, 65535)
+    gosub = it.accept_token(_GOSUB)
+    if not gosub and not it.accept_token(_GOTO):
+        raise BasicError(SYNTAX)
+    chosen = None
+    position = 1
+    while True:
+        target = it.target()
+        if position == index:
+            chosen = target
+        if not it.accept(0x2C):
+            break
+        position += 1
+    if chosen is None:
+        return
+    if gosub:
+        it.push_return()
+    it.jump(chosen)
+
+
+@statement("IF", cost=2500)
+def stmt_if(it):
+    """IF c THEN line|statement, IF c GOTO line, IF c statement. A false condition
+    skips the rest of the line."""
+    condition = it.expression()
+    if isinstance(condition, bytes):
+        raise BasicError(OTHER)
+    if not condition:
+        it.skip_line()
+        return
+    if it.accept_token(_THEN):
+        byte = it.peek()
+        if byte == 0x1F or 0x30 <= byte <= 0x39 or byte == 0x22:
+            it.jump(it.target())
+            return
+    # run the statement after THEN (or after the condition) as a fresh statement
+    it.jumped = True
+
+
+@statement("FOR", cost=4000)
+def stmt_for(it):
+    ref = it.variable(create=True)
+    if ref[2] != 0:
+        raise BasicError(OTHER)
+    it.expect(0x3D)
+    it.vars.store(ref, it.number())
+    if not it.accept_token(_TO):
+        raise BasicError(SYNTAX)
+    limit = it.number()
+    step = it.number() if it.accept_token(_STEP) else bcd.ONE
+    if not it.at_end():
+        raise BasicError(SYNTAX)
+    it.push_for(FORLoop(ref, limit, step, it.pos, it.line, it.line_addr))
+
+
+@statement("NEXT", cost=3000)
+def stmt_next(it):
+    ref = None if it.at_end() else it.variable(create=True)
+    it.next_loop(ref)
+
+
+@statement("END", cost=1000)
+def stmt_end(it):
+    it.finish()
+
+
+@statement("STOP", cost=1000)
+def stmt_stop(it):
+    it.stopped_at = (it.pos, it.line, it.line_addr)
+    it.running = False
+    it.pending = ("stop",)
+
+
+@statement("REM", cost=500)
+def stmt_rem(it):
+    it.skip_line()
+
+
+@statement("DATA", cost=800)
+def stmt_data(it):
+    it.skip_statement()
+
+
+@statement("READ", cost=3500)
+def stmt_read(it):
+    while True:
+        ref = it.variable(create=True)
+        it.next_data_item()
+        saved = it.pos
+        it.pos = it.data_pos
+        try:
+            if ref[2] == 0:
+                value = it.number()
+            elif it.peek() == 0x22:
+                value = it.string_literal()
+            else:
+                start = it.pos
+                it.skip_statement()
+                end = it.pos
+                comma = bytes(it.mem[start:end]).find(b",")
+                if comma >= 0:
+                    end = start + comma
+                value = bytes(it.mem[start:end])
+                it.pos = end
+            it.peek()
+            it.data_pos = it.pos
+        finally:
+            it.pos = saved
+        it.vars.store(ref, value)
+        if not it.accept(0x2C):
+            return
+
+
+@statement("RESTORE", cost=2000)
+def stmt_restore(it):
+    if it.at_end():
+        it.data_pos = None
+        return
+    addr = it.resolve(it.target())
+    it.data_pos = addr + 3
+
+
+@statement("DIM", cost=4000)
+def stmt_dim(it):
+    while True:
+        if it.peek() not in range(0x41, 0x5B):
+            raise BasicError(SYNTAX)
+        mem = it.mem
+        name = bytes([mem[it.pos]])
+        it.pos += 1
+        if mem[it.pos] in range(0x41, 0x5B) or mem[it.pos] in range(0x30, 0x3A):
+            name += bytes([mem[it.pos]])
+            it.pos += 1
+        is_str = it.accept(0x24)
+        it.expect(0x28)
+        dims = [it.integer(0, 255)]
+        if it.accept(0x2C):
+            dims.append(it.integer(0, 255))
+        it.expect(0x29)
+        length = it.integer(1, 255) if is_str and it.accept(0x2A) else None
+        it.vars.dim(name, is_str, dims, length)
+        if not it.accept(0x2C):
+            return
+
+
+@statement("CLEAR", cost=3000)
+def stmt_clear(it):
+    it.vars.clear()
+    it.vars.reset_fixed()
+
+
+@statement("POKE", cost=2500)
+def stmt_poke(it):
+    addr = it.integer(0, 65535)
+    while it.accept(0x2C):
+        it.host.poke(addr, it.integer(0, 255))
+        addr = (addr + 1) & 0xFFFF
+    it.vars.invalidate()
+    it.program.changed()
+
+
+@statement("CALL", cost=2000)
+def stmt_call(it):
+    """Machine code cannot run without the CPU: the built-in engine reports ERROR 9."""
+    it.integer(0, 65535)
+    raise BasicError(OTHER)
+
+
+@statement("RANDOM", cost=1500)
+def stmt_random(it):
+    it.seed(it.host.now() * 2654435761 + 1)
+
+
+@statement("DEGREE", cost=800)
+def stmt_degree(it):
+    it.angle = bcd.DEG
+
+
+@statement("RADIAN", cost=800)
+def stmt_radian(it):
+    it.angle = bcd.RAD
+
+
+@statement("GRAD", cost=800)
+def stmt_grad(it):
+    it.angle = bcd.GRAD
+
+
+@statement("TRON", cost=800)
+def stmt_tron(it):
+    it.trace = True
+
+
+@statement("TROFF", cost=800)
+def stmt_troff(it):
+    it.trace = False
+
+
+@statement("AREAD", cost=2500)
+def stmt_aread(it):
+    """AREAD var: the display's contents when DEF started the program."""
+    ref = it.variable(create=True)
+    text = it.aread.strip()
+    if ref[2] == 0:
+        value = bcd.parse_number(text.decode("latin-1")) if text else bcd.ZERO
+        it.vars.store(ref, value if value is not None else bcd.ZERO)
+    else:
+        it.vars.store(ref, text)
+
+
+# ---------------------------------------------------------------- commands
+
+@statement("RUN", cost=3000)
+def stmt_run(it):
+    addr = None
+    if not it.at_end():
+        kind, number = it.target()
+        if kind != "line":
+            raise BasicError(SYNTAX)
+        addr = it.program.first_from(number)
+        if addr is None:
+            raise BasicError(LINE)
+    it.vars.clear()
+    it.using = None
+    it.start_program(addr)
+
+
+@statement("CONT", cost=3000)
+def stmt_cont(it):
+    if it.stopped_at is None:
+        raise BasicError(OTHER)
+    it.pos, it.line, it.line_addr = it.stopped_at
+    it.stopped_at = None
+    it.jumped = True
+
+
+@statement("NEW", cost=3000)
+def stmt_new(it):
+    if it.line_addr is not None:
+        raise BasicError(SYNTAX)
+    it.program.new()
+    it.vars.clear()
+    it.finish()
+
+
+@statement("LIST", cost=3000)
+def stmt_list(it):
+    """LIST [line]: hand the listing to the engine (it needs the pc1360 lister)."""
+    number = 0 if it.at_end() else it.target()[1]
+    if not isinstance(number, int):
+        raise BasicError(SYNTAX)
+    it.pending = ("list", number)
+    it.finish()

@@ -1,0 +1,366 @@
+"""The pygame window: events in, emulated frames, drawing out.
+
+One frame: handle events, feed due key steps, run the machine for a frame's worth of cycles
+(real speed) or for most of the frame's wall time (turbo), play the buzzer, and redraw only
+what changed: the LCD when display RAM changed, keys whose pressed state changed.
+"""
+
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+
+import pygame
+
+from . import keymap, layout
+from .keyfeed import KeyFeeder
+from .loader import load_file
+from .render import Renderer
+from .sound import Sound
+
+FPS = 60
+CYCLES_PER_SECOND = 256_000
+# The display bytes that light something (hardware.md §3.4): in each 512-byte block,
+# offsets 0x00-0x3B (lines 1 and 3) and 0x40-0x7B (lines 2 and 4); then the symbol byte.
+# The firmware keeps scratch bytes elsewhere in display RAM and changes them all the time.
+DISPLAY_SLICES = tuple(slice(base + first, base + first + 0x3C)
+                       for base in (0x2800, 0x2A00, 0x2C00, 0x2E00, 0x3000) for first in (0x00, 0x40))
+SYMBOL_BYTE = 0x303C
+TURBO_SLICE = CYCLES_PER_SECOND // FPS
+TURBO_SHARE = 0.75  # of a frame's wall time spent emulating in turbo; the rest draws
+KEYWAIT_FRESH = 4_000  # cycles: the key-wait loop strobes 0x3F about every 1547
+MESSAGE_SECONDS = 4.0
+MAX_QUEUED_STEPS = 64  # PC key repeat must not pile up minutes of typing
+
+
+class Window:
+    """The PC-1360 in a window. `args` options (all optional): zoom, mute, contrast,
+    turbo, screenshot_dir."""
+
+    def __init__(self, machine, args=None):
+        started = time.perf_counter()
+        self.machine = machine
+        pygame.display.init()
+        pygame.font.init()
+        self.renderer = Renderer(pygame, getattr(args, "zoom", None) or 2,
+                                 getattr(args, "contrast", None) or layout.DEFAULT_CONTRAST)
+        self.screen = pygame.display.set_mode(self.renderer.size, pygame.RESIZABLE)
+        pygame.display.set_caption("Sharp PC-1360")
+        pygame.key.set_repeat(400, 80)
+        self.sound = Sound(pygame, muted=bool(getattr(args, "mute", False)))
+        self.feeder = KeyFeeder(machine, self._key_wait_ready())
+        self.clock = pygame.time.Clock()
+        self.screenshot_dir = Path(getattr(args, "screenshot_dir", None) or ".")
+        self.turbo = bool(getattr(args, "turbo", False))
+        self.paused = False
+        self.help = False
+        self.running = True
+        self.now = self._machine_now()
+        self.frames = 0
+        self.lcd_draws = 0
+        self.first_frame_seconds = None
+        self._started = started
+        self._budget_rest = 0.0
+        self._display_key = None
+        self._drawn_down = set()
+        self._mouse_keys = {}  # mouse button -> key name held by it
+        self._shift_alone = False
+        self._message = None
+        self._message_drawn = True
+        self._message_until = 0.0
+        self._caption = None
+        self._origin = (0, 0)
+        self._full_redraw = True
+        self._layout_screen()
+        if self.sound.notice:
+            self.show_message(self.sound.notice.removeprefix("pc1360: "))
+
+    # -- machine access (tolerant of engines and fakes without the optional parts) --------
+    def _machine_now(self):
+        now = getattr(self.machine, "now", None)
+        return now() if callable(now) else getattr(self.machine, "cycles", 0)
+
+    def _key_wait_ready(self):
+        """A predicate "the firmware is in its key-wait loop", when the machine shows it."""
+        bus = getattr(self.machine, "bus", None)
+        if getattr(bus, "keywait_cycle", None) is None:
+            return None
+        return lambda now: bus.keywait_cycle >= 0 and now - bus.keywait_cycle < KEYWAIT_FRESH
+
+    def _display_state(self):
+        """What the LCD shows depends on: display RAM and whether the display is on."""
+        lcd = getattr(self.machine, "lcd", None)
+        mem = self.machine.mem
+        return (getattr(lcd, "enabled", True), mem[SYMBOL_BYTE],
+                b"".join([mem[part] for part in DISPLAY_SLICES]))
+
+    # -- layout on screen -------------------------------------------------------------------
+    def _layout_screen(self):
+        """Centre the case in the window and draw everything."""
+        width, height = self.screen.get_size()
+        case_w, case_h = self.renderer.size
+        self._origin = (max(0, (width - case_w) // 2), max(0, (height - case_h) // 2))
+        self.screen.fill((0, 0, 0))
+        self.screen.blit(self.renderer.case, self._origin)
+        self._drawn_down = set()
+        self._display_key = None
+        self._full_redraw = True
+
+    @property
+    def canvas(self):
+        """The screen area of the case, drawn on in case coordinates."""
+        rect = pygame.Rect(self._origin, self.renderer.size).clip(self.screen.get_rect())
+        return self.screen.subsurface(rect)
+
+    def resize(self, width, height):
+        """Fit the largest integer zoom into the new window size."""
+        case_w, case_h = layout.CASE_SIZE
+        zoom = max(1, min(width // case_w, height // case_h))
+        if zoom != self.renderer.zoom:
+            self.renderer.set_zoom(zoom)
+        self.screen = pygame.display.get_surface()
+        self._layout_screen()
+
+    def to_layout(self, pos):
+        """Window pixel -> layout units."""
+        z = self.renderer.zoom
+        return (pos[0] - self._origin[0]) // z, (pos[1] - self._origin[1]) // z
+
+    def to_window(self, point):
+        """Layout units -> window pixel (the middle of that unit)."""
+        z = self.renderer.zoom
+        return self._origin[0] + point[0] * z + z // 2, self._origin[1] + point[1] * z + z // 2
+
+    def dot_centre(self, x, y):
+        """Window pixel in the middle of LCD dot (x, y)."""
+        cell, gap = self.renderer.cell
+        left, top = self.renderer.lcd_rect.topleft
+        return (self._origin[0] + left + x * cell + (cell - gap) // 2,
+                self._origin[1] + top + y * cell + (cell - gap) // 2)
+
+    # -- events ------------------------------------------------------------------------------
+    def handle_event(self, event):
+        kind = event.type
+        if kind == pygame.QUIT:
+            self.running = False
+        elif kind == pygame.VIDEORESIZE:
+            self.resize(event.w, event.h)
+        elif kind == pygame.WINDOWFOCUSLOST:
+            self._release_mouse_keys()
+        elif kind == pygame.MOUSEBUTTONDOWN and event.button in (1, 3):
+            key = layout.key_at(*self.to_layout(event.pos))
+            if key and event.button not in self._mouse_keys:
+                self._mouse_keys[event.button] = key.name
+                self.feeder.hold(key.name)
+        elif kind == pygame.MOUSEBUTTONUP and event.button in self._mouse_keys:
+            self.feeder.unhold(self._mouse_keys.pop(event.button))
+        elif kind == pygame.KEYDOWN:
+            self._key_down(event)
+        elif kind == pygame.KEYUP:
+            if pygame.key.name(event.key) in keymap.SHIFT_KEY_NAMES and self._shift_alone:
+                self._type(("SHIFT",))
+            self._shift_alone = False
+        elif kind == pygame.DROPFILE:
+            self.load(event.file)
+
+    def _key_down(self, event):
+        name = pygame.key.name(event.key)
+        if name in keymap.SHIFT_KEY_NAMES:
+            self._shift_alone = True
+            return
+        self._shift_alone = False
+        action = keymap.translate(name, event.unicode, ctrl=bool(event.mod & pygame.KMOD_CTRL))
+        if action is None:
+            return
+        kind, what = action
+        if kind == "command":
+            getattr(self, "command_" + what)()
+        else:
+            self._type(what)
+
+    def _type(self, keys):
+        if self.feeder.pending < MAX_QUEUED_STEPS:
+            self.feeder.tap(keys)
+
+    def _release_mouse_keys(self):
+        for name in self._mouse_keys.values():
+            self.feeder.unhold(name)
+        self._mouse_keys.clear()
+
+    # -- commands (keymap.COMMANDS) ----------------------------------------------------------
+    def command_help(self):
+        self.help = not self.help
+        self._layout_screen()
+
+    def command_contrast_down(self):
+        self.renderer.set_contrast(self.renderer.contrast - 1)
+        self._display_key = None
+
+    def command_contrast_up(self):
+        self.renderer.set_contrast(self.renderer.contrast + 1)
+        self._display_key = None
+
+    def command_turbo(self):
+        self.turbo = not self.turbo
+        self.show_message("turbo on" if self.turbo else "real speed")
+
+    def command_pause(self):
+        self.paused = not self.paused
+        self.show_message("paused" if self.paused else "running")
+
+    def command_mute(self):
+        self.sound.muted = not self.sound.muted
+        self.show_message("sound off" if self.sound.muted else "sound on")
+
+    def command_screenshot(self):
+        path = self.screenshot()
+        self.show_message(f"screenshot {path}")
+
+    def command_reset(self):
+        self.feeder.release_all()
+        self.machine.reset()
+        self.show_message("reset")
+
+    def command_power_off(self):
+        self._type(("OFF",))
+
+    def command_quit(self):
+        self.running = False
+
+    # -- actions -----------------------------------------------------------------------------
+    def show_message(self, text):
+        self._message = text
+        self._message_until = time.monotonic() + MESSAGE_SECONDS
+        self._message_drawn = False
+
+    def load(self, path):
+        try:
+            what = load_file(self.machine, path)
+        except (OSError, ValueError) as exc:
+            self.show_message(f"cannot load {Path(path).name}: {exc}")
+            print(f"pc1360: cannot load {path}: {exc}", file=sys.stderr)
+            return False
+        self.show_message(f"loaded {what}")
+        return True
+
+    def screenshot(self, path=None):
+        """Save the case (without overlays' message band) as PNG; returns the path."""
+        if path is None:
+            stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+            path = self.screenshot_dir / f"pc1360-{stamp}.png"
+        self.draw()
+        pygame.image.save(self.canvas, str(path))
+        return Path(path)
+
+    # -- the frame ---------------------------------------------------------------------------
+    def emulate(self):
+        """Run the machine for this frame; returns the cycles run."""
+        if self.paused:
+            return 0
+        machine = self.machine
+        start = self.now
+        if self.turbo:
+            deadline = time.perf_counter() + TURBO_SHARE / FPS
+            while time.perf_counter() < deadline:
+                self.feeder.update(self.now)
+                self.now += machine.run_cycles(TURBO_SLICE) or TURBO_SLICE
+        else:
+            self.feeder.update(self.now)
+            self._budget_rest += CYCLES_PER_SECOND / FPS
+            budget = int(self._budget_rest)
+            self._budget_rest -= budget
+            self.now += machine.run_cycles(budget) or budget
+        self.now = max(self.now, self._machine_now())
+        self._play(start)
+        return self.now - start
+
+    def _play(self, start):
+        buzzer = getattr(self.machine, "buzzer", None)
+        if buzzer is None:
+            return
+        transitions = buzzer.take_transitions(self.now)
+        if self.turbo:
+            # emulated time runs faster than the sound card: keep the level, skip the sound
+            if transitions:
+                self.sound.track(transitions[-1][1])
+            return
+        self.sound.feed(start, self.now, transitions)
+
+    def draw(self):
+        """Redraw what changed; returns the dirty screen rectangles."""
+        canvas = self.canvas
+        dirty = []
+        if self.help:
+            if self._full_redraw:
+                self.renderer.draw_help(canvas, keymap.HELP_LINES)
+                dirty.append(self.screen.get_rect())
+                self._full_redraw = False
+            return dirty
+        state = self._display_state()
+        if state != self._display_key:
+            self._display_key = state
+            machine = self.machine
+            rect = self.renderer.draw_lcd(canvas, machine.pixels(), machine.symbols())
+            self.lcd_draws += 1
+            dirty.append(rect.move(self._origin))
+        down = self.feeder.down | set(self._mouse_keys.values())
+        if down != self._drawn_down:
+            for key in layout.KEYS:
+                if (key.name in down) != (key.name in self._drawn_down):
+                    self.renderer.draw_key(canvas, key, key.name in down)
+                    dirty.append(self.renderer.rect(key.rect).inflate(4 * self.renderer.zoom,
+                                                                      4 * self.renderer.zoom).move(self._origin))
+            self._drawn_down = down
+        if self._message and not self._message_drawn:
+            dirty.append(self.renderer.draw_message(canvas, self._message).move(self._origin))
+            self._message_drawn = True
+        elif self._message and time.monotonic() > self._message_until:
+            band = self.renderer.draw_message(canvas, "")
+            dirty.append(band.move(self._origin))
+            self._message = None
+        if self._full_redraw:
+            dirty = [self.screen.get_rect()]
+            self._full_redraw = False
+        return dirty
+
+    def frame(self):
+        for event in pygame.event.get():
+            self.handle_event(event)
+        self.emulate()
+        dirty = self.draw()
+        if dirty:
+            pygame.display.update(dirty)
+        self.frames += 1
+        if self.first_frame_seconds is None:
+            self.first_frame_seconds = time.perf_counter() - self._started
+        self._update_caption()
+
+    def _update_caption(self):
+        state = " [paused]" if self.paused else " [turbo]" if self.turbo else ""
+        caption = f"Sharp PC-1360{state}"
+        if caption != self._caption:
+            pygame.display.set_caption(caption)
+            self._caption = caption
+
+    def run(self, seconds=None):
+        """The main loop, until the window closes (or `seconds` of wall time pass)."""
+        end = None if seconds is None else time.monotonic() + seconds
+        while self.running and (end is None or time.monotonic() < end):
+            self.frame()
+            if not self.turbo:
+                self.clock.tick(FPS)
+            else:
+                self.clock.tick()
+        return 0
+
+    def close(self):
+        """Save the RAM card and shut pygame down."""
+        self.feeder.release_all()
+        store = getattr(self.machine, "card_store", None)
+        if store is not None:
+            try:
+                store.save(self.machine.card_data())
+            except OSError as exc:
+                print(f"pc1360: could not save the RAM card: {exc}", file=sys.stderr)
+        self.sound.close()
+        pygame.display.quit()

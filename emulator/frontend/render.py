@@ -1,0 +1,190 @@
+"""Drawing the PC-1360 front with pygame, from the layout table.
+
+The case and the keys are drawn once per zoom into `case`; a frame then only redraws the
+LCD glass, the symbol column and keys whose pressed state changed.
+"""
+
+from . import layout
+from .layout import COLOURS
+
+# Legend heights in layout units, by key kind.
+_LEGEND_SIZE = {"grey": 14, "dark": 12}
+_WORD_SIZE = 8  # multi-letter legends (SHIFT, ENTER, MODE ...)
+_SHIFT_LEGEND_SIZE = 10
+_ARROWS = {"UP": ((0, -1), (-1, 1), (1, 1)), "DOWN": ((0, 1), (-1, -1), (1, -1)),
+           "LEFT": ((-1, 0), (1, -1), (1, 1)), "RIGHT": ((1, 0), (-1, -1), (-1, 1))}
+
+
+def _blend(a, b, t):
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))
+
+
+def _shade(colour, factor):
+    return tuple(max(0, min(255, round(c * factor))) for c in colour)
+
+
+class Renderer:
+    def __init__(self, pygame, zoom=2, contrast=layout.DEFAULT_CONTRAST):
+        self.pg = pygame
+        self.contrast = contrast
+        self._fonts = {}
+        self.set_zoom(zoom)
+
+    # -- geometry --------------------------------------------------------------------------
+    def set_zoom(self, zoom):
+        self.zoom = max(1, int(zoom))
+        self.size = (layout.CASE_SIZE[0] * self.zoom, layout.CASE_SIZE[1] * self.zoom)
+        self._fonts.clear()
+        self.case = self._draw_case()
+        self._grid = self._draw_grid()
+
+    def rect(self, rect):
+        """A layout rectangle in case pixels."""
+        z = self.zoom
+        return self.pg.Rect(rect[0] * z, rect[1] * z, rect[2] * z, rect[3] * z)
+
+    @property
+    def lcd_rect(self):
+        return self.rect(layout.LCD_RECT)
+
+    @property
+    def cell(self):
+        """Screen pixels per LCD dot, and the gap drawn between dots."""
+        cell = layout.DOT_PITCH * self.zoom
+        return cell, max(1, cell // 5)
+
+    def dot_colours(self):
+        """(unlit dot, lit dot) colours at the current contrast."""
+        glass = COLOURS["glass"]
+        off = _shade(glass, 0.95)
+        on = _blend(glass, COLOURS["dot_on"], (self.contrast + 1) / layout.CONTRAST_LEVELS)
+        return off, on
+
+    def set_contrast(self, contrast):
+        self.contrast = max(0, min(layout.CONTRAST_LEVELS - 1, contrast))
+
+    # -- fonts -----------------------------------------------------------------------------
+    def font(self, units):
+        size = max(6, round(units * self.zoom * 1.3))
+        if size not in self._fonts:
+            # pygame's own font: the same pixels on every system, so screenshots compare
+            self._fonts[size] = self.pg.font.Font(None, size)
+        return self._fonts[size]
+
+    def _text(self, surface, text, units, colour, centre=None, topleft=None):
+        image = self.font(units).render(text, True, colour)
+        box = image.get_rect()
+        if centre is not None:
+            box.center = centre
+        else:
+            box.topleft = topleft
+        surface.blit(image, box)
+
+    # -- the case --------------------------------------------------------------------------
+    def _draw_case(self):
+        pg = self.pg
+        z = self.zoom
+        surface = pg.Surface(self.size)
+        surface.fill((0, 0, 0))
+        whole = surface.get_rect()
+        pg.draw.rect(surface, COLOURS["case_edge"], whole, border_radius=layout.CASE_RADIUS * z)
+        pg.draw.rect(surface, COLOURS["case"], whole.inflate(-4 * z, -4 * z),
+                     border_radius=(layout.CASE_RADIUS - 2) * z)
+        pg.draw.rect(surface, COLOURS["bezel"], self.rect(layout.BEZEL), border_radius=6 * z)
+        pg.draw.rect(surface, COLOURS["def_panel"], self.rect(layout.DEF_PANEL), border_radius=4 * z)
+        for text, x, y, height, colour in layout.LABELS:
+            self._text(surface, text, height, COLOURS[colour], topleft=(x * z, y * z))
+        for key in layout.KEYS:
+            self.draw_key(surface, key, pressed=False)
+        return surface
+
+    def draw_key(self, surface, key, pressed):
+        """Draw `key` (its cap and shift legend) onto `surface` in case coordinates."""
+        pg = self.pg
+        z = self.zoom
+        box = self.rect(key.rect)
+        colour = COLOURS[key.colour]
+        # clear the key's surroundings back to the case before drawing (keys move when pressed)
+        background = COLOURS["def_panel"] if box.colliderect(self.rect(layout.DEF_PANEL)) else COLOURS["case"]
+        pg.draw.rect(surface, background, box.inflate(2 * z, 2 * z).move(0, z))
+        if pressed:
+            box = box.move(0, z)
+            colour = _blend(colour, COLOURS["pressed"], 0.35)
+        else:
+            pg.draw.rect(surface, _shade(colour, 0.55), box.move(0, z), border_radius=3 * z)
+        pg.draw.rect(surface, colour, box, border_radius=3 * z)
+        pg.draw.rect(surface, _shade(colour, 1.35), box, width=max(1, z // 2), border_radius=3 * z)
+        legend_colour = COLOURS["legend"]
+        if key.name in _ARROWS:
+            r = min(box.w, box.h) * 0.22
+            points = [(box.centerx + dx * r, box.centery + dy * r) for dx, dy in _ARROWS[key.name]]
+            pg.draw.polygon(surface, legend_colour, points)
+        else:
+            units = _LEGEND_SIZE.get(key.colour, _WORD_SIZE) if len(key.legend) == 1 else _WORD_SIZE
+            self._text(surface, key.legend, units, legend_colour, centre=box.center)
+        if key.shift_legend and not pressed:
+            above = (box.centerx, box.top - 6 * z)
+            self._text(surface, key.shift_legend, _SHIFT_LEGEND_SIZE, COLOURS["shift_legend"], centre=above)
+
+    # -- the LCD ---------------------------------------------------------------------------
+    def _draw_grid(self):
+        """A transparent sheet with the glass colour in the gaps between dots."""
+        pg = self.pg
+        cell, gap = self.cell
+        width, height = layout.LCD_DOTS
+        grid = pg.Surface((width * cell, height * cell))
+        key = (255, 0, 255)
+        grid.fill(key)
+        grid.set_colorkey(key)
+        glass = COLOURS["glass"]
+        for x in range(width):
+            grid.fill(glass, (x * cell + cell - gap, 0, gap, height * cell))
+        for y in range(height):
+            grid.fill(glass, (0, y * cell + cell - gap, width * cell, gap))
+        return grid
+
+    def draw_lcd(self, surface, pixels, symbols):
+        """Draw the glass with the dot matrix `pixels` (32 rows of 150 0/1) and the lit
+        `symbols` onto `surface` (case coordinates); returns the dirty rectangle."""
+        pg = self.pg
+        window = self.rect(layout.LCD_WINDOW)
+        pg.draw.rect(surface, COLOURS["glass"], window)
+        width, height = layout.LCD_DOTS
+        dots = pg.image.frombuffer(b"".join(bytes(row) for row in pixels), (width, height), "P")
+        off, on = self.dot_colours()
+        dots.set_palette([off, on] + [off] * 254)
+        cell, _gap = self.cell
+        # the grid goes onto the (RGB) target: on the 2-colour matrix it would lose the glass
+        surface.blit(pg.transform.scale(dots, (width * cell, height * cell)), self.lcd_rect.topleft)
+        surface.blit(self._grid, self.lcd_rect.topleft)
+        z = self.zoom
+        for name, (text, x, y) in layout.SYMBOLS.items():
+            colour = on if name in symbols else _blend(COLOURS["glass"], off, 2.0)
+            self._text(surface, text, layout.SYMBOL_FONT, colour, topleft=(x * z, y * z))
+        return window
+
+    # -- overlays --------------------------------------------------------------------------
+    def draw_help(self, surface, lines):
+        """The key-mapping help over the whole case."""
+        pg = self.pg
+        z = self.zoom
+        shade = pg.Surface(self.size, pg.SRCALPHA)
+        shade.fill((0, 0, 0, 215))
+        surface.blit(shade, (0, 0))
+        self._text(surface, "PC keyboard -> PC-1360", 12, COLOURS["shift_legend"], topleft=(24 * z, 10 * z))
+        row = 11
+        for i, (pc_key, machine_key) in enumerate(lines):
+            column, line = divmod(i, row)
+            x = (24 + column * 300) * z
+            y = (30 + line * 19) * z
+            self._text(surface, pc_key, 9, COLOURS["legend"], topleft=(x, y))
+            self._text(surface, machine_key, 9, COLOURS["model"], topleft=(x + 150 * z, y))
+
+    def draw_message(self, surface, text):
+        """A one-line notice along the bottom edge of the case; returns its rectangle."""
+        pg = self.pg
+        z = self.zoom
+        band = pg.Rect(0, self.size[1] - 14 * z, self.size[0], 14 * z)
+        surface.blit(self.case, band, band)
+        self._text(surface, text, 9, COLOURS["brand"], centre=band.center)
+        return band

@@ -1,0 +1,276 @@
+"""PC1360: the facade that front-ends, tools and tests use (docs/interfaces.md)."""
+
+import struct
+from dataclasses import dataclass
+
+from . import keys, romset
+from .keyboard import Keyboard
+from .lcd import LCD
+from .memmap import CARD_SIZES_KB, Bus
+from .timers import CYCLES_PER_SECOND, Buzzer, Timers
+
+SLICE = 2_560  # cycles per engine call (10 ms): the granularity of OFF and of the key driver
+KEY_HOLD = 0.045  # seconds a typed key is held: 40 ms is needed, 20 ms is lost (§9)
+KEY_GAP = 0.010  # seconds after a release before looking for the key-wait loop again
+READY_STROBES = 3  # 0x3F strobe writes (~1547 cycles apart) that show the key-wait loop
+READY_TIMEOUT = 3.0  # emulated seconds to wait for it; then the key is pressed anyway
+# BASIC pointers (hardware.md §4, §9). Pointers are little-endian.
+PROGRAM_START_PTR = 0xFFD7
+PROGRAM_END_PTR = 0xFFD9
+MERGE_PTR = 0xFFDB
+DIM_PTR = 0xFFDD  # the DIM area grows down from here towards the program
+FIXED_VARIABLES = 0xF9D0  # Z ... A, the same address on every card size (mirroring)
+END_PTR_COPIES = (0x283E, 0x8009)  # 0x283E mirrors to 0x293E; 0x8009 mirrors on small cards
+PROGRAM_OFFSET = 0x30  # the leading 0xFF sits at card start + 0x30
+# Power-off state (kept with the card, see emulator/card.py): engine tag, ROM bank, strobe,
+# IA, IB, FO, control port; then system RAM 0x2800-0x3FFF; then the engine's own state.
+_STATE_HEADER = struct.Struct("<8s6B")
+SYSTEM_RAM = slice(0x2800, 0x4000)
+
+
+@dataclass
+class Snapshot:
+    """Everything needed to put a machine back exactly (for tests and front-ends)."""
+    mem: bytes
+    engine: object
+    bus: tuple
+    timers: tuple
+    buzzer: tuple
+    pressed: frozenset
+    cycles: int
+    off: bool
+    lcd_enabled: bool
+
+
+class PC1360:
+    """A PC-1360 with a RAM card in slot S1 (and optionally S2) and an engine.
+
+    engine: "firmware" (the SC61860 running the ROM set from `rom_dir`, or from the user data
+    directory; `roms` may pass an already loaded romset.RomSet), or a callable
+    factory(machine) -> engine with reset() and run(cycles) -> cycles.
+    """
+
+    CYCLES_PER_SECOND = CYCLES_PER_SECOND
+
+    def __init__(self, engine="firmware", card_kb=32, card2_kb=None, rom_dir=None, roms=None,
+                 card_data=None):
+        for size in (card_kb, card2_kb):
+            if size is not None and size not in CARD_SIZES_KB:
+                raise ValueError(f"card size must be one of {CARD_SIZES_KB} KB, not {size}")
+        self.mem = bytearray(0x10000)
+        self.keyboard = Keyboard()
+        self.lcd = LCD(self.mem)
+        self.timers = Timers()
+        self.buzzer = Buzzer()
+        self.cycles = 0
+        self.off = False
+        self.card_store = None
+        self.card_kb = card_kb
+        if engine == "firmware" and roms is None:
+            roms = romset.load(romset.resolve_dir(rom_dir))
+        self.bus = Bus(self, roms, [card_kb * 1024, (card2_kb or 0) * 1024])
+        if card_data is not None:
+            self.bus.set_card_data(0, card_data)
+        if engine == "firmware":
+            from .firmware import FirmwareEngine
+            self.engine = FirmwareEngine(self, roms)
+        else:
+            self.engine = engine(self)
+        self._progress = getattr(self.engine, "progress", None)
+        self.reset()
+
+    # -- power and time ----------------------------------------------------------------
+    def reset(self):
+        """The RESET button: PC 0, ports cleared; RAM (card and LCD) is kept."""
+        self.bus.reset()
+        self.timers.restart(self.cycles)
+        self.lcd.enabled = False
+        self.off = False
+        self.engine.reset()
+
+    def now(self):
+        """The exact cycle count, also in the middle of an engine run."""
+        return self.cycles + (self._progress() if self._progress else 0)
+
+    def power_off(self):
+        """OUTC bit 3: the display goes blank and the CPU stops until BRK/ON."""
+        self.off = True
+        self.lcd.enabled = False
+
+    def power_on(self):
+        """BRK/ON after OFF: the CPU goes on after its OUTC (the ROM's code there turns the
+        display back on and returns to the key-wait loop: the machine shows what it showed)."""
+        self.off = False
+        self.lcd.enabled = bool(self.bus.control & 1)
+
+    def write_floor_changed(self):
+        """The slot switched: a CPU-based engine must route card writes anew."""
+        hook = getattr(self.engine, "write_floor_changed", None)
+        if hook:
+            hook()
+
+    @property
+    def emulated_seconds(self):
+        return self.cycles / CYCLES_PER_SECOND
+
+    def run_cycles(self, n):
+        """Run about `n` cycles (the engine stops at an instruction boundary); returns the
+        cycles run. A front-end calls this once per frame."""
+        target = self.cycles + n
+        while self.cycles < target:
+            budget = min(SLICE, target - self.cycles)
+            if self.off:
+                self.cycles += budget
+            else:
+                self.cycles += self.engine.run(budget)
+        if self.card_store and self.card_store.due():
+            self.save_card()
+        return n + (self.cycles - target)
+
+    def run_for(self, seconds):
+        return self.run_cycles(round(seconds * CYCLES_PER_SECOND))
+
+    # -- keyboard ------------------------------------------------------------------------
+    def press(self, key):
+        if key == "BRK" and self.off:
+            self.power_on()
+        self.keyboard.press(key)
+
+    def release(self, key):
+        self.keyboard.release(key)
+
+    def key_wait_ready(self, timeout=READY_TIMEOUT):
+        """Run until the firmware is in its key-wait loop (a few 0x3F strobe writes since
+        now); False if it did not get there within `timeout` emulated seconds."""
+        start = self.bus.keywait_count
+        deadline = self.cycles + round(timeout * CYCLES_PER_SECOND)
+        while self.bus.keywait_count - start < READY_STROBES:
+            if self.cycles >= deadline:
+                return False
+            self.run_cycles(512)
+        return True
+
+    def tap(self, key, hold=KEY_HOLD):
+        """Press and release one key the way a person would: wait for the firmware to be
+        ready (not for BRK, which the CPU reads at any time), hold, release."""
+        if key != "BRK" and not self.off:
+            self.key_wait_ready()
+        self.press(key)
+        self.run_for(hold)
+        self.release(key)
+        self.run_for(KEY_GAP)
+
+    def type_keys(self, script, hold=KEY_HOLD):
+        """Type a key script (emulator/keys.py syntax), e.g. '1+1{ENTER}'."""
+        for step in keys.parse(script):
+            if isinstance(step, keys.Wait):
+                self.run_for(step.seconds)
+            else:
+                self.tap(step.key, hold)
+
+    # -- output --------------------------------------------------------------------------
+    def screen_text(self):
+        return self.lcd.text()
+
+    def pixels(self):
+        return self.lcd.pixels()
+
+    def symbols(self):
+        return self.lcd.symbols()
+
+    # -- memory --------------------------------------------------------------------------
+    def peek(self, addr):
+        return self.mem[addr & 0xFFFF]
+
+    def poke(self, addr, value):
+        """Write as the CPU would (ROM stays ROM, a small card mirrors)."""
+        addr &= 0xFFFF
+        if addr >= self.bus.write_floor:
+            self.mem[addr] = value & 0xFF
+        else:
+            self.bus.write(addr, value & 0xFF)
+
+    def peek_word(self, addr):
+        return self.mem[addr] | self.mem[(addr + 1) & 0xFFFF] << 8
+
+    def poke_word(self, addr, value):
+        self.poke(addr, value & 0xFF)
+        self.poke(addr + 1, value >> 8)
+
+    def card_data(self, slot=0):
+        return self.bus.card_data(slot)
+
+    def save_card(self):
+        """Write the S1 card and the power-off state to `card_store` (if it changed)."""
+        self.card_store.save(self.card_data(), self.power_state())
+
+    def load_program(self, image):
+        """Put a tokenized program (the line records of a PocketTools .img, with or without
+        its 0xFF end mark) on the card as CLOAD would: 0xFF, the lines, 0xFF at card start +
+        0x30, and the start, end and merge pointers (plus the ROM's copies of the end pointer)
+        set. The card must have been initialised by the firmware (the S1 CLEAR question)."""
+        image = bytes(image)
+        if image.endswith(b"\xff"):
+            image = image[:-1]
+        start = 0x10000 - self.card_kb * 1024 + PROGRAM_OFFSET
+        end = start + 1 + len(image)
+        variables = self.peek_word(DIM_PTR)
+        if end >= (variables if start < variables <= FIXED_VARIABLES else FIXED_VARIABLES):
+            raise ValueError(f"program of {len(image)} bytes does not fit the {self.card_kb} KB card")
+        for offset, value in enumerate(b"\xff" + image + b"\xff"):
+            self.poke(start + offset, value)
+        self.poke_word(PROGRAM_START_PTR, start)
+        self.poke_word(PROGRAM_END_PTR, end)
+        self.poke_word(MERGE_PTR, start)
+        for addr in END_PTR_COPIES:
+            self.poke_word(addr, end)
+
+    # -- power-off state -----------------------------------------------------------------
+    def power_state(self):
+        """What a real PC-1360 keeps while it is off, apart from the card; None if the
+        engine cannot save its state."""
+        engine_state = getattr(self.engine, "power_state", None)
+        if engine_state is None:
+            return None
+        bus = self.bus
+        header = _STATE_HEADER.pack(self.engine.name.encode(), bus.bank, bus.strobe, bus.ia_out,
+                                    bus.ib_out, bus.fo, bus.control)
+        return header + bytes(self.mem[SYSTEM_RAM]) + engine_state()
+
+    def resume(self, state):
+        """Continue from a power_state() as the machine does when ON is pressed after OFF.
+        ValueError if the state is not one this engine wrote (the machine stays reset)."""
+        size = _STATE_HEADER.size + (SYSTEM_RAM.stop - SYSTEM_RAM.start)
+        if len(state) <= size or not hasattr(self.engine, "resume"):
+            raise ValueError("machine state too short or engine without a saved state")
+        name, bank, strobe, ia_out, ib_out, fo, control = _STATE_HEADER.unpack_from(state)
+        if name.rstrip(b"\0") != self.engine.name.encode():
+            raise ValueError(f"machine state of another engine ({name.rstrip(bytes(1)).decode(errors='replace')})")
+        self.engine.resume(state[size:])
+        self.mem[SYSTEM_RAM] = state[_STATE_HEADER.size:size]
+        bus = self.bus
+        bus.bank = -1
+        bus.select_bank(bank)
+        bus.strobe, bus.ia_out, bus.ib_out, bus.fo, bus.control = strobe, ia_out, ib_out, fo, control
+        self.timers.restart(self.cycles)
+        self.power_on()
+
+    # -- state ---------------------------------------------------------------------------
+    def snapshot(self):
+        engine_state = getattr(self.engine, "state", None)
+        return Snapshot(bytes(self.mem), engine_state() if engine_state else None, self.bus.state(),
+                        self.timers.state(), self.buzzer.state(), frozenset(self.keyboard.pressed),
+                        self.cycles, self.off, self.lcd.enabled)
+
+    def restore(self, snap):
+        self.mem[:] = snap.mem
+        if snap.engine is not None:
+            self.engine.set_state(snap.engine)
+        self.bus.set_state(snap.bus)
+        self.timers.set_state(snap.timers)
+        self.buzzer.set_state(snap.buzzer)
+        self.keyboard.pressed.clear()
+        self.keyboard.pressed.update(snap.pressed)
+        self.cycles = snap.cycles
+        self.off = snap.off
+        self.lcd.enabled = snap.lcd_enabled

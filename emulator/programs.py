@@ -1,0 +1,54 @@
+"""Program files onto the machine: one loader for the command line and the window.
+
+.bas (source text, tokenized by pc1360.tokenizer), .img (PocketTools program lines) and
+.tap/.wav (tape images, through the pc1360 tape codec when it is there) are put on the card
+as CLOAD would; .ram is a whole card image.
+"""
+
+import importlib
+from pathlib import Path
+
+from pc1360.tokenizer import tokenize
+
+SUFFIXES = (".bas", ".img", ".ram", ".tap", ".wav")
+# End-of-program pointer and the copy the ROM keeps outside the card (hardware.md §4).
+END_PTR = 0xFFD9
+SYSTEM_END_PTR_COPY = 0x283E
+
+
+def _tape_image(blob, suffix):
+    """The program lines inside a tape image, via pc1360.tape (written by the format side)."""
+    try:
+        tape = importlib.import_module("pc1360.tape")
+    except ImportError:
+        raise ValueError(f"{suffix} files need the tape codec (pc1360.tape), which is not installed") from None
+    return tape.program_from_tape(blob, kind=suffix.lstrip("."))
+
+
+def read_program(path):
+    """("image", program lines) or ("card", card bytes) for `path`. ValueError (with the
+    reason) for a file that is not a program; OSError when it cannot be read."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in SUFFIXES:
+        raise ValueError(f"no reader for {suffix or 'files without a suffix'} (known: {' '.join(SUFFIXES)})")
+    blob = path.read_bytes()
+    if suffix == ".ram":
+        return "card", blob
+    if suffix == ".img":
+        return "image", blob
+    if suffix == ".bas":
+        return "image", tokenize(blob)  # FormatError is a ValueError naming line and column
+    return "image", _tape_image(blob, suffix)
+
+
+def load_file(machine, path):
+    """Put `path` on `machine`'s card; returns a short description of what was loaded."""
+    kind, data = read_program(path)
+    if kind == "card":
+        machine.bus.set_card_data(0, data)
+        # The ROM keeps a copy of the end pointer outside the card; make it agree.
+        machine.poke_word(SYSTEM_END_PTR_COPY, machine.peek_word(END_PTR))
+        return f"card image {Path(path).name}"
+    machine.load_program(data)
+    return f"program {Path(path).name}"

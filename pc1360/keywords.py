@@ -1,0 +1,91 @@
+"""The PC-1360 keyword table: 132 keywords, each stored as the two bytes 0xFE, code.
+
+keywords.csv lists them in the order of the ROM's own table (bank 0, &58E9), which is the
+order the ROM searches when it expands an abbreviation such as "P." (basic_format.md
+§1.1-1.3). This one table drives the tokenizer and the lister.
+"""
+
+import csv
+import io
+from dataclasses import dataclass
+from importlib import resources
+
+PREFIX = 0xFE  # first byte of every keyword
+LINE_REF = 0x1F  # a compiled line number: 0x1F, high byte, low byte
+
+
+@dataclass(frozen=True)
+class Keyword:
+    name: str
+    code: int  # the byte after 0xFE
+    rom_index: int  # position in the ROM table: the abbreviation search order
+    flag: int  # high nibble of the ROM length byte (meaning not documented)
+
+    @property
+    def token(self):
+        return bytes((PREFIX, self.code))
+
+
+def _load():
+    text = resources.files(__package__).joinpath("keywords.csv").read_text(encoding="ascii")
+    rows = csv.DictReader(io.StringIO(text))
+    return tuple(Keyword(r["name"], int(r["code"], 16), int(r["rom_index"]), int(r["flag"], 16))
+                 for r in rows)
+
+
+KEYWORDS = tuple(sorted(_load(), key=lambda k: k.rom_index))  # ROM search order
+BY_NAME = {k.name: k for k in KEYWORDS}
+BY_CODE = {k.code: k for k in KEYWORDS}
+
+
+def resolve_abbreviation(prefix):
+    """The keyword that `prefix` followed by "." stands for: the first keyword in ROM
+    order whose name starts with it, or None."""
+    return next((k for k in KEYWORDS if k.name.startswith(prefix)), None)
+
+
+def shortest_abbreviation(keyword):
+    """The shortest "X." form that selects `keyword`, or None when every shorter prefix
+    selects an earlier keyword."""
+    for length in range(1, len(keyword.name)):
+        if resolve_abbreviation(keyword.name[:length]) is keyword:
+            return keyword.name[:length] + "."
+    return None
+
+
+def abbreviations():
+    """Every typed form "PREFIX." that the ROM expands, mapped to its keyword.
+
+    A prefix equal to the whole name of the keyword it selects is not an abbreviation
+    ("PRINT." is PRINT followed by a decimal point, as in PRINT .5). "OP.$" for OPEN$ is
+    the one form with a character after the dot: OP. alone selects OPEN (bas2img accepts
+    it; basic_format.md §1.3).
+    """
+    table = {}
+    for keyword in KEYWORDS:
+        for length in range(1, len(keyword.name) + 1):
+            prefix = keyword.name[:length]
+            chosen = resolve_abbreviation(prefix)
+            if chosen.name != prefix and prefix.isalpha():
+                table[prefix + "."] = chosen
+    table["OP.$"] = BY_NAME["OPEN$"]
+    return table
+
+
+def typed_cost(keyword):
+    """Fewest characters that type `keyword`: its name or its shortest abbreviation."""
+    forms = [keyword.name] + [form for form, k in ABBREVIATIONS.items() if k is keyword]
+    return min(len(form) for form in forms)
+
+
+ABBREVIATIONS = abbreviations()
+TYPED_COST = {k.code: typed_cost(k) for k in KEYWORDS}
+
+# After these a literal line number is stored as 0x1F hi lo (basic_format.md §1.5) ...
+LINE_NUMBER_TRIGGERS = frozenset(BY_NAME[n].code for n in
+                                 ("GOTO", "GOSUB", "THEN", "RUN", "LIST", "RESTORE", "ARUN",
+                                  "AUTOGOTO"))
+# ... and after these, every comma-separated number of the statement too.
+LINE_NUMBER_LISTS = frozenset(BY_NAME[n].code for n in
+                              ("ON", "LLIST", "DELETE", "RENUM", "CHAIN"))
+REM = BY_NAME["REM"].code

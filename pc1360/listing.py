@@ -1,0 +1,105 @@
+"""Stored program -> text, as the PC-1360 LIST shows it (hardware.md §9).
+
+A line reads "10:PRINT "HI": GOTO 10": the line number and a colon, then the body. A
+keyword is followed by a space and, unless it starts the body or a space comes before
+it, preceded by one; everything else is shown as stored. A compiled line reference
+(0x1F hi lo) is shown as its number. Trailing spaces are dropped.
+
+Escapes: a byte that has no character (or, in an ASCII listing, no ASCII character) is
+written \\xHH, which the tokenizer reads back as that very byte. Bytes the tokenizer would
+not store as shown (a space or a lower-case letter outside a string, a space at the start
+of REM text) are escaped too. Every line is checked by tokenizing it again; when that
+does not give back the stored bytes (a program the tokenizer could not have produced,
+such as keyword letters stored as plain text) the line is written in a safer form, and at
+last with every byte escaped. So tokenize(list_program(image)) == image for every image
+whose lines are sorted, unique and typeable (program.typed_length).
+"""
+
+from . import charset
+from .errors import FormatError
+from .keywords import BY_CODE, LINE_REF, PREFIX, REM
+from .program import split_image
+from .tokenizer import tokenize_line
+
+_QUOTE = 0x22
+_SPACE = 0x20
+
+
+def list_program(image, *, ascii=False, problems=None):
+    """The listing of an image (.img layout), one line per text line, newline-terminated.
+    Given a `problems` list the lines before any damage are listed and the damage is
+    appended to it (salvage); otherwise damage raises FormatError."""
+    lines = split_image(image, problems=problems)
+    return "".join(list_line(line, ascii=ascii) + "\n" for line in lines)
+
+
+def list_line(line, *, ascii=False):
+    """The text of one Line, without a newline."""
+    for form in (_NICE, _SPACED):
+        text = f"{line.number}:{_body_text(line.body, ascii, form)}"
+        if _reads_back(text, line):
+            return text
+    return f"{line.number}:" + "".join(f"\\x{byte:02X}" for byte in line.body)
+
+
+_NICE, _SPACED = "nice", "spaced"  # _SPACED puts a space after every plain letter
+
+
+def _reads_back(text, line):
+    try:
+        return tokenize_line(text) == line
+    except FormatError:
+        return False
+
+
+def _body_text(body, ascii, form):
+    glyphs = charset.TO_ASCII if ascii else charset.TO_TEXT
+    out = []
+    i = 0
+    in_string = False
+    while i < len(body):
+        byte = body[i]
+        if in_string:
+            out.append(_char(byte, glyphs))
+            in_string = byte != _QUOTE
+            i += 1
+        elif byte == PREFIX and i + 1 < len(body) and body[i + 1] in BY_CODE:
+            # a keyword stands between spaces; that after it is written only when
+            # something follows, so a line never ends in a space the machine did not store
+            if out and not out[-1].endswith(" "):
+                out.append(" ")
+            out.append(BY_CODE[body[i + 1]].name)
+            i += 2
+            if body[i - 1] == REM:
+                if i < len(body):
+                    out.append(" " + _rem_text(body[i:], glyphs))
+                break
+            if i < len(body):
+                out.append(" ")
+        elif byte == LINE_REF and i + 2 < len(body):
+            out.append(str(body[i + 1] << 8 | body[i + 2]))
+            i += 3
+        else:
+            if byte == _SPACE or 0x61 <= byte <= 0x7A:
+                out.append(f"\\x{byte:02X}")  # would be dropped or upper-cased
+            else:
+                out.append(_char(byte, glyphs))
+                if form == _SPACED and 0x41 <= byte <= 0x5A:
+                    out.append(" ")
+            in_string = byte == _QUOTE
+            i += 1
+    return "".join(out)
+
+
+def _rem_text(rest, glyphs):
+    text = "".join(_char(byte, glyphs) for byte in rest)
+    if rest[:1] == b" ":
+        text = "\\x20" + text[1:]  # the tokenizer drops spaces right after REM
+    return text
+
+
+def _char(byte, glyphs):
+    char = glyphs.get(byte)
+    return char if char is not None else f"\\x{byte:02X}"
+
+

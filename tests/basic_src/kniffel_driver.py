@@ -1,0 +1,221 @@
+"""Drive basic_src/kniffel.bas on the firmware engine (real ROM) like a player would.
+
+Used by test_kniffel_game.py. The program is tokenized with the project's tokenizer, put on
+an 8 KB card with PC1360.load_program and started with DEF K.
+
+How the driver knows the program is waiting for a key: the program reads keys only in its
+INKEY$ loop at line 22 (line 20 first waits until no key is held). The firmware keeps a
+pointer into the line it is executing at 0xFEF2 (little-endian; found by experiment: it
+points into the running line for any program layout), so "ready" means the pointer is
+inside line 22. A key is pressed only then, held until the program has left line 22 (it
+has read the key) and released. The INPUT prompts of the start are typed with the
+machine's own key driver (PC1360.type_keys), which waits for the firmware's key-wait loop.
+
+Dice can be set for a test by poking the fixed variables A-E (the program keeps the five
+dice there): a PC-1360 numeric variable is 8 BCD bytes, a one-digit integer d is
+00 00 d0 00 00 00 00 00. The poked dice are what the program scores; the display keeps
+showing the rolled ones.
+"""
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from emulator.machine import PC1360
+from pc1360.tokenizer import tokenize
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE = ROOT / "basic_src" / "kniffel.bas"
+LINE_POINTER = 0xFEF2  # the firmware's pointer into the BASIC line being executed
+FIXED_A = 0xFA98  # fixed variable A; B is 8 bytes lower, ... (hardware.md, basic_language.md)
+KEY_LINE = 22  # Y$=INKEY$: IF Y$="" GOTO 22
+FIRST_ROLL_SHOWN_LINE = 32  # line 31 has printed the first roll of a turn
+REROLL_SHOWN_LINE = 46  # line 45 has printed a new roll
+STEP = 0.005  # emulated seconds between looks at the machine
+
+
+class DriverError(AssertionError):
+    pass
+
+
+@dataclass
+class Screen:
+    """The game display read as text (layout: basic_src/kniffel.md)."""
+    rows: list
+    dice: tuple  # five faces, None where a die was chosen for the next roll
+    roll: int
+    name: str
+    upper_row: str  # "1 2 3 4 5 6" with used methods as "-"
+    distance: int  # the upper number: distance from the bonus
+    lower_row: str  # "DP VP FH KS GS KN CH" with used methods as "--"
+    score: int
+    prompt: bool  # "?" at the start of line 4
+    message: str  # line 4 after the "?"
+
+
+def _int(text):
+    text = text.strip()
+    return int(text) if re.fullmatch(r"-?\d+", text) else None
+
+
+def parse_game_screen(rows):
+    r0, r1, r2, r3 = rows
+    dice = tuple(int(r0[c]) if r0[c].isdigit() else None for c in (1, 3, 5, 7, 9))
+    if r0[10:16] != "  WURF" or not r0[17].isdigit():
+        raise DriverError(f"not a game screen: {rows!r}")
+    return Screen(rows=list(rows), dice=dice, roll=int(r0[17]), name=r0[22:24],
+                  upper_row=r1[:11], distance=_int(r1[21:24]), lower_row=r2[:20],
+                  score=_int(r2[20:24]), prompt=r3[0] == "?", message=r3[1:].strip())
+
+
+def program_image():
+    return tokenize(SOURCE.read_text(encoding="utf-8"))
+
+
+def boot(rom_dir, card_kb=8):
+    """A machine after the cold-boot card question, answered with Y."""
+    m = PC1360(card_kb=card_kb, rom_dir=rom_dir)
+    m.run_for(1.5)
+    m.type_keys("Y")
+    m.run_for(1.0)
+    if not any("RUN MODE" in row for row in m.screen_text()):
+        raise DriverError(f"boot failed: {m.screen_text()}")
+    return m
+
+
+class Kniffel:
+    def __init__(self, machine):
+        self.m = machine
+        self.lines = []
+        self.times = {"reroll": [], "next_turn": []}  # response times, emulated seconds
+
+    # -- program and memory --------------------------------------------------------------
+    def load(self, image=None):
+        self.m.load_program(program_image() if image is None else image)
+        self._index_lines()
+
+    def _index_lines(self):
+        m = self.m
+        addr = m.peek_word(0xFFD7) + 1
+        self.lines = []
+        while m.peek(addr) != 0xFF:
+            number = m.peek(addr) << 8 | m.peek(addr + 1)
+            end = addr + 3 + m.peek(addr + 2)
+            self.lines.append((addr, end, number))
+            addr = end
+
+    def current_line(self):
+        ptr = self.m.peek_word(LINE_POINTER)
+        for start, end, number in self.lines:
+            if start <= ptr < end:
+                return number
+        return None
+
+    def poke_number(self, letter, value):
+        """Set fixed variable `letter` to a small non-negative integer (0-9)."""
+        addr = FIXED_A - 8 * (ord(letter) - ord("A"))
+        digits = [0] * 8
+        digits[2] = value << 4
+        for i, byte in enumerate(digits):
+            self.m.poke(addr + i, byte)
+
+    def peek_number(self, letter):
+        addr = FIXED_A - 8 * (ord(letter) - ord("A"))
+        raw = bytes(self.m.peek(addr + i) for i in range(8))
+        return raw
+
+    def poke_dice(self, dice):
+        for letter, value in zip("ABCDE", dice):
+            self.poke_number(letter, value)
+
+    def screen(self):
+        return self.m.screen_text()
+
+    def game_screen(self):
+        return parse_game_screen(self.screen())
+
+    # -- time and keys -------------------------------------------------------------------
+    def run_until(self, predicate, timeout, what):
+        m = self.m
+        deadline = m.emulated_seconds + timeout
+        while not predicate():
+            if m.emulated_seconds > deadline:
+                raise DriverError(f"timeout ({timeout} s) waiting for {what}; line "
+                                  f"{self.current_line()}; screen {self.screen()}")
+            m.run_for(STEP)
+
+    def check_error(self):
+        rows = self.screen()
+        if any("ERROR" in row for row in rows):
+            raise DriverError(f"BASIC error: {rows}")
+
+    def wait_ready(self, timeout=10.0):
+        """Run until the program waits in its INKEY$ loop."""
+        def ready():
+            if self.current_line() != KEY_LINE:
+                return False
+            self.m.run_for(0.02)
+            return self.current_line() == KEY_LINE
+        self.run_until(lambda: ready() or self._errored(), timeout, "the INKEY$ loop")
+        self.check_error()
+
+    def _errored(self):
+        return any("ERROR" in row for row in self.screen())
+
+    def key(self, key, timing=None, wait=True, hold_after_read=0.03):
+        """Press one key when the program waits for it; hold it until it is read; release;
+        run until the program waits again. `timing`: record into self.times[timing] the
+        time from the press until the program has shown the next roll. wait=False: return
+        as soon as the key is released (for the last key, after which the program ends)."""
+        self.wait_ready()
+        m = self.m
+        m.press(key)
+        pressed_at = m.emulated_seconds
+        self.run_until(lambda: self.current_line() != KEY_LINE, 1.0, f"key {key} to be read")
+        m.run_for(hold_after_read)
+        m.release(key)
+        if timing:
+            target = REROLL_SHOWN_LINE if timing == "reroll" else FIRST_ROLL_SHOWN_LINE
+            seen = []
+
+            def shown():
+                if self.current_line() == target:
+                    seen.append(m.emulated_seconds)
+                return bool(seen) or self._errored()
+            self.run_until(shown, 10.0, f"line {target}")
+            self.check_error()
+            self.times[timing].append(seen[0] - pressed_at)
+        if wait:
+            self.wait_ready()
+
+    def type_input(self, text):
+        """Answer an INPUT prompt (the firmware's own key-wait loop)."""
+        self.m.type_keys(text + "{ENTER}")
+
+    def start(self, names):
+        """DEF K, the number of players, the names; returns when the first roll is shown
+        and the program waits for a key."""
+        m = self.m
+        m.type_keys("{DEF}K")
+        m.key_wait_ready()
+        if not self.screen()[0].startswith("ANZAHL SPIELER?"):
+            raise DriverError(f"no player-count prompt: {self.screen()}")
+        self.type_input(str(len(names)))
+        for number, name in enumerate(names, start=1):
+            m.key_wait_ready()
+            rows = self.screen()
+            if rows[0].strip() != f"SPIELER {number}" or not rows[1].startswith("NAME?"):
+                raise DriverError(f"no name prompt for player {number}: {rows}")
+            self.type_input(name)
+        self.wait_ready()
+
+    def free_memory(self):
+        """Type MEM in RUN mode (the program must have ended) and read the number."""
+        m = self.m
+        m.type_keys("{CLS}MEM{ENTER}")
+        m.run_for(0.3)
+        for row in self.screen():
+            value = _int(row.replace(".", ""))
+            if value is not None:
+                return value
+        raise DriverError(f"no MEM result: {self.screen()}")

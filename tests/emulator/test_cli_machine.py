@@ -1,0 +1,71 @@
+"""`pc1360 run` (headless) and its card file."""
+
+import pytest
+
+from emulator import card
+from tools.cli import main
+
+pytestmark = pytest.mark.rom
+
+
+def run(rom_dir, tmp_path, *args):
+    return main(["run", "--rom", str(rom_dir), "--headless", "--card-file", str(tmp_path / "card.bin"),
+                 *args])
+
+
+def test_headless_run_prints_the_screen_and_time(rom_dir, tmp_path, capsys):
+    assert run(rom_dir, tmp_path, "--keys", "Y1+1{ENTER}", "--screen", "--for", "0.5") == 0
+    out, err = capsys.readouterr()
+    assert out.splitlines() == ["RUN MODE".ljust(24), "1+1".ljust(24), "2.".rjust(24), " " * 24]
+    assert "emulated time:" in err
+
+
+def test_card_and_state_survive_between_runs(rom_dir, tmp_path, capsys):
+    assert run(rom_dir, tmp_path, "--keys", "Y{MODE}10 PRINT 7{ENTER}{MODE}", "--for", "0.2") == 0
+    data, state, problem = card.decode((tmp_path / "card.bin").read_bytes())
+    assert problem is None and state and len(data) == 32768
+    capsys.readouterr()
+    assert run(rom_dir, tmp_path, "--keys", "RUN{ENTER}", "--screen", "--for", "1") == 0
+    assert "7.".rjust(24) in capsys.readouterr().out.splitlines()
+
+
+def test_screenshot_is_a_png(rom_dir, tmp_path):
+    shot = tmp_path / "lcd.png"
+    assert run(rom_dir, tmp_path, "--screenshot", str(shot), "--for", "0.5") == 0
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_load_bas_answers_the_card_question_and_runs(rom_dir, tmp_path, capsys):
+    source = tmp_path / "p.bas"
+    source.write_text('10 PRINT "LOADED"\n')
+    assert run(rom_dir, tmp_path, "--load", str(source), "--keys", "RUN{ENTER}", "--screen", "--for", "1") == 0
+    out, err = capsys.readouterr()
+    assert "LOADED" in out
+    assert "answering Y" in err
+
+
+def test_bad_key_script_is_a_usage_error(rom_dir, tmp_path, capsys):
+    assert run(rom_dir, tmp_path, "--keys", "{NOPE}") == 1
+    assert "--keys: unknown key {NOPE}" in capsys.readouterr().err
+
+
+def test_unknown_load_suffix_is_a_usage_error(rom_dir, tmp_path, capsys):
+    other = tmp_path / "x.doc"
+    other.write_bytes(b"")
+    assert run(rom_dir, tmp_path, "--load", str(other)) == 1
+    assert "no reader for .doc" in capsys.readouterr().err
+
+
+def test_missing_rom_set_is_a_usage_error(tmp_path, capsys):
+    assert main(["run", "--rom", str(tmp_path), "--headless", "--card-file", str(tmp_path / "c.bin")]) == 1
+    err = capsys.readouterr().err
+    assert "cpu-1360.rom: missing" in err and "pc1360 rom install" in err
+
+
+def test_corrupt_card_file_is_set_aside_and_reported(rom_dir, tmp_path, capsys):
+    (tmp_path / "card.bin").write_bytes(b"junk")
+    assert run(rom_dir, tmp_path, "--screen", "--for", "0.5") == 0
+    out, err = capsys.readouterr()
+    assert "moved to" in err
+    assert "RAM CARD S1 CLEAR O.K. ?" in out
+    assert any(p.name.startswith("card.bin.corrupt-") for p in tmp_path.iterdir())

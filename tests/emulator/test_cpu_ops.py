@@ -1,0 +1,885 @@
+"""One test per SC61860 opcode (or more), each through `run_op`: poison memory and
+internal RAM with 0xAA, set the inputs, step once, then compare the whole state so
+that every change must be expected and nothing else may change.
+
+This module also holds the test harness (`FakeBus`, `run_op`) that test_cpu_block.py
+imports."""
+
+import pytest
+
+from emulator.sc61860 import SC61860
+
+ORG = 0x8100
+POISON = 0xAA
+REGS = {"I": 0, "J": 1, "A": 2, "B": 3, "XL": 4, "XH": 5, "YL": 6, "YH": 7,
+        "K": 8, "L": 9, "M": 10, "N": 11}
+POINTERS = ("p", "q", "r", "dp", "c", "z", "d")
+FLAG_DEFAULTS = ((0, 0), (0, 1), (1, 0), (1, 1))
+
+
+class FakeBus:
+    """Records every port call with the CPU's cycle count at that moment."""
+
+    def __init__(self, ina=0, inb=0, status=0, xin=()):
+        self.cpu = None
+        self.calls = []
+        self._ina, self._inb, self._status = ina, inb, status
+        self._xin = list(xin)
+
+    def _log(self, *call):
+        self.calls.append(call + (self.cpu.cycles,))
+
+    def write(self, addr, value):
+        self._log("write", addr, value)
+
+    def ina(self):
+        self._log("ina")
+        return self._ina
+
+    def inb(self):
+        self._log("inb")
+        return self._inb
+
+    def outa(self, v):
+        self._log("outa", v)
+
+    def outb(self, v):
+        self._log("outb", v)
+
+    def outf(self, v):
+        self._log("outf", v)
+
+    def outc(self, v):
+        self._log("outc", v)
+
+    def test(self, n):
+        self._log("test", n)
+        return self._status
+
+    def xin(self):
+        self._log("xin")
+        return self._xin.pop(0) if self._xin else 0
+
+
+def make_cpu(code=b"", org=ORG, bus=None):
+    bus = bus or FakeBus()
+    mem = bytearray([POISON]) * 0x10000
+    mem[org:org + len(code)] = bytes(code)
+    cpu = SC61860(mem, bus)
+    bus.cpu = cpu
+    cpu.iram[:] = bytes([POISON]) * 128
+    cpu.p = cpu.q = cpu.r = POISON & 0x7F
+    cpu.dp = POISON * 0x101
+    cpu.d = POISON
+    cpu.pc = org
+    return cpu
+
+
+def _apply(cpu, state):
+    for key, value in state.items():
+        if key in REGS:
+            cpu.iram[REGS[key]] = value
+        elif key == "X":
+            cpu.iram[4], cpu.iram[5] = value & 0xFF, value >> 8
+        elif key == "Y":
+            cpu.iram[6], cpu.iram[7] = value & 0xFF, value >> 8
+        elif key == "iram":
+            for addr, v in value.items():
+                cpu.iram[addr] = v
+        elif key == "mem":
+            for addr, v in value.items():
+                cpu.mem[addr] = v
+        elif key in POINTERS or key == "write_floor":
+            setattr(cpu, key, value)
+        else:
+            raise KeyError(key)
+
+
+def _snapshot(cpu):
+    state = {name: getattr(cpu, name) for name in POINTERS}
+    state.update((("iram", a), v) for a, v in enumerate(cpu.iram))
+    state["mem"] = bytes(cpu.mem)
+    return state
+
+
+def _expected(before, expect):
+    want = dict(before)
+    mem = bytearray(before["mem"])
+    for key, value in expect.items():
+        if key in REGS:
+            want[("iram", REGS[key])] = value
+        elif key in ("X", "Y"):
+            low = 4 if key == "X" else 6
+            want[("iram", low)], want[("iram", low + 1)] = value & 0xFF, value >> 8
+        elif key == "iram":
+            want.update((("iram", a), v) for a, v in value.items())
+        elif key == "mem":
+            for addr, v in value.items():
+                mem[addr] = v
+        else:
+            want[key] = value
+    want["mem"] = bytes(mem)
+    return want
+
+
+def _name(key):
+    if isinstance(key, tuple):
+        names = {v: k for k, v in REGS.items()}
+        return names.get(key[1], f"iram[{key[1]:02X}]")
+    return key
+
+
+def _differences(want, got):
+    lines = []
+    for key in want:
+        if key == "mem":
+            if want["mem"] == got["mem"]:
+                continue
+            for addr, (w, g) in enumerate(zip(want["mem"], got["mem"])):
+                if w != g:
+                    lines.append(f"mem[{addr:04X}] expected {w:02X}, got {g:02X}")
+        elif want[key] != got[key]:
+            lines.append(f"{_name(key)} expected {want[key]:#x}, got {got[key]:#x}")
+    return lines
+
+
+def run_op(code, expect=(), *, pc, cycles, setup=(), org=ORG, bus_factory=FakeBus):
+    """Execute `code` at `org` once from each flag combination that `setup` leaves open,
+    and assert the new PC, the cycles and the complete state (`expect` lists every
+    change: register names, "X"/"Y", p q r dp c z d, iram={addr: v}, mem={addr: v}).
+    Returns the CPU and bus of the last run."""
+    setup, expect = dict(setup), dict(expect)
+    combos = [(c, z) for c, z in FLAG_DEFAULTS
+              if setup.get("c", c) == c and setup.get("z", z) == z]
+    for c, z in combos:
+        bus = bus_factory()
+        cpu = make_cpu(code, org, bus)
+        cpu.c, cpu.z = c, z
+        _apply(cpu, setup)
+        before = _snapshot(cpu)
+        ran = cpu.step()
+        got = _snapshot(cpu)
+        want = _expected(before, expect)
+        problems = _differences(want, got)
+        if cpu.pc != pc & 0xFFFF:
+            problems.append(f"pc expected {pc & 0xFFFF:04X}, got {cpu.pc:04X}")
+        if ran != cycles or cpu.cycles != cycles:
+            problems.append(f"cycles expected {cycles}, step returned {ran}, counter {cpu.cycles}")
+        assert not problems, f"{bytes(code).hex(' ')} (C={c} Z={z}): " + "; ".join(problems)
+    return cpu, bus
+
+
+# ---- loads ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("op, reg", [(0x00, "I"), (0x01, "J"), (0x02, "A"), (0x03, "B")])
+def test_lii_lij_lia_lib_load_the_operand(op, reg):
+    run_op([op, 0x5A], {reg: 0x5A}, pc=ORG + 2, cycles=4)
+
+
+def test_lii_loads_i():
+    run_op([0x00, 0x07], {"I": 7}, pc=ORG + 2, cycles=4)
+
+
+def test_lij_loads_j():
+    run_op([0x01, 0x00], {"J": 0}, pc=ORG + 2, cycles=4)
+
+
+def test_lia_loads_a():
+    run_op([0x02, 0xFF], {"A": 0xFF}, pc=ORG + 2, cycles=4)
+
+
+def test_lib_loads_b():
+    run_op([0x03, 0x12], {"B": 0x12}, pc=ORG + 2, cycles=4)
+
+
+def test_lidp_loads_dp_high_byte_first():
+    run_op([0x10, 0x12, 0x34], {"dp": 0x1234}, pc=ORG + 3, cycles=8)
+
+
+def test_lidl_replaces_only_the_low_byte():
+    run_op([0x11, 0x34], {"dp": 0x5634}, setup={"dp": 0x5678}, pc=ORG + 2, cycles=5)
+
+
+def test_lip_masks_to_7_bits():
+    run_op([0x12, 0xC5], {"p": 0x45}, pc=ORG + 2, cycles=4)
+
+
+def test_liq_masks_to_7_bits():
+    run_op([0x13, 0xFF], {"q": 0x7F}, pc=ORG + 2, cycles=4)
+
+
+@pytest.mark.parametrize("op", [0x80, 0x95, 0xBF])
+def test_lp_takes_p_from_the_opcode(op):
+    run_op([op], {"p": op & 0x3F}, pc=ORG + 1, cycles=2)
+
+
+def test_ldp_copies_p_to_a():
+    run_op([0x20], {"A": 0x7F}, setup={"p": 0x7F}, pc=ORG + 1, cycles=2)
+
+
+def test_ldq_copies_q_to_a():
+    run_op([0x21], {"A": 0x05}, setup={"q": 0x05}, pc=ORG + 1, cycles=2)
+
+
+def test_ldr_copies_r_to_a():
+    run_op([0x22], {"A": 0x5B}, setup={"r": 0x5B}, pc=ORG + 1, cycles=2)
+
+
+def test_clra_clears_a_without_flags():
+    run_op([0x23], {"A": 0}, pc=ORG + 1, cycles=2)
+
+
+def test_stp_masks_a_to_7_bits():
+    run_op([0x30], {"p": 0x01}, setup={"A": 0x81}, pc=ORG + 1, cycles=2)
+
+
+def test_stq_masks_a_to_7_bits():
+    run_op([0x31], {"q": 0x7F}, setup={"A": 0xFF}, pc=ORG + 1, cycles=2)
+
+
+def test_str_masks_a_to_7_bits():
+    run_op([0x32], {"r": 0x5C}, setup={"A": 0xDC}, pc=ORG + 1, cycles=2)
+
+
+def test_incp_wraps_at_0x7f():
+    run_op([0x50], {"p": 0x00}, setup={"p": 0x7F}, pc=ORG + 1, cycles=2)
+
+
+def test_decp_wraps_at_0x00():
+    run_op([0x51], {"p": 0x7F}, setup={"p": 0x00}, pc=ORG + 1, cycles=2)
+
+
+# ---- X and Y ------------------------------------------------------------------------
+
+def test_ix_increments_x_into_dp_and_sets_q_5():
+    run_op([0x04], {"X": 0x1300, "dp": 0x1300, "q": 5}, setup={"X": 0x12FF},
+           pc=ORG + 1, cycles=6)
+
+
+def test_dx_decrements_x_with_16_bit_wrap():
+    run_op([0x05], {"X": 0xFFFF, "dp": 0xFFFF, "q": 5}, setup={"X": 0x0000},
+           pc=ORG + 1, cycles=6)
+
+
+def test_iy_increments_y_into_dp_and_sets_q_7():
+    run_op([0x06], {"Y": 0x0000, "dp": 0x0000, "q": 7}, setup={"Y": 0xFFFF},
+           pc=ORG + 1, cycles=6)
+
+
+def test_dy_decrements_y():
+    run_op([0x07], {"Y": 0x80FF, "dp": 0x80FF, "q": 7}, setup={"Y": 0x8100},
+           pc=ORG + 1, cycles=6)
+
+
+def test_ixl_loads_a_from_the_incremented_x():
+    run_op([0x24], {"X": 0x9001, "dp": 0x9001, "q": 5, "A": 0x42},
+           setup={"X": 0x9000, "mem": {0x9001: 0x42}}, pc=ORG + 1, cycles=7)
+
+
+def test_dxl_loads_a_from_the_decremented_x():
+    run_op([0x25], {"X": 0x8FFF, "dp": 0x8FFF, "q": 5, "A": 0x17},
+           setup={"X": 0x9000, "mem": {0x8FFF: 0x17}}, pc=ORG + 1, cycles=7)
+
+
+def test_iys_stores_a_at_the_incremented_y():
+    run_op([0x26], {"Y": 0x9001, "dp": 0x9001, "q": 7, "mem": {0x9001: 0x33}},
+           setup={"Y": 0x9000, "A": 0x33}, pc=ORG + 1, cycles=7)
+
+
+def test_dys_stores_a_at_the_decremented_y():
+    run_op([0x27], {"Y": 0x8FFF, "dp": 0x8FFF, "q": 7, "mem": {0x8FFF: 0x00}},
+           setup={"Y": 0x9000, "A": 0x00}, pc=ORG + 1, cycles=7)
+
+
+def test_iys_below_write_floor_goes_to_the_bus():
+    cpu, bus = run_op([0x26], {"Y": 0x2801, "dp": 0x2801, "q": 7},
+                      setup={"Y": 0x2800, "A": 0x33, "write_floor": 0x8000},
+                      pc=ORG + 1, cycles=7)
+    assert bus.calls == [("write", 0x2801, 0x33, 0)]
+
+
+# ---- single-byte transfers ----------------------------------------------------------
+
+def test_ldm_loads_a_from_p():
+    run_op([0x59], {"A": 0x99}, setup={"p": 0x70, "iram": {0x70: 0x99}},
+           pc=ORG + 1, cycles=2)
+
+
+def test_ldd_loads_a_from_dp():
+    run_op([0x57], {"A": 0x12}, setup={"dp": 0x1000, "mem": {0x1000: 0x12}},
+           pc=ORG + 1, cycles=3)
+
+
+def test_mvmd_copies_dp_to_p():
+    run_op([0x55], {"iram": {0x10: 0x34}}, setup={"p": 0x10, "dp": 0x9000,
+                                                   "mem": {0x9000: 0x34}},
+           pc=ORG + 1, cycles=3)
+
+
+def test_std_stores_a_at_dp():
+    run_op([0x52], {"mem": {0x9000: 0x56}}, setup={"dp": 0x9000, "A": 0x56},
+           pc=ORG + 1, cycles=2)
+
+
+def test_std_below_write_floor_calls_bus_write():
+    cpu, bus = run_op([0x52], setup={"dp": 0x3400, "A": 0x03, "write_floor": 0x8000},
+                      pc=ORG + 1, cycles=2)
+    assert bus.calls == [("write", 0x3400, 0x03, 0)]
+
+
+def test_mvdm_stores_p_at_dp():
+    run_op([0x53], {"mem": {0x9000: 0x61}}, setup={"dp": 0x9000, "p": 0x21,
+                                                    "iram": {0x21: 0x61}},
+           pc=ORG + 1, cycles=3)
+
+
+def test_read_loads_a_from_the_next_byte_and_is_one_byte_long():
+    run_op([0x56, 0x4D], {"A": 0x4D}, pc=ORG + 1, cycles=3)
+
+
+def test_readm_loads_p_from_the_next_byte_and_is_one_byte_long():
+    run_op([0x54, 0x4D], {"iram": {0x30: 0x4D}}, setup={"p": 0x30}, pc=ORG + 1, cycles=3)
+
+
+def test_exab_swaps_a_and_b():
+    run_op([0xDA], {"A": 0x02, "B": 0x01}, setup={"A": 0x01, "B": 0x02},
+           pc=ORG + 1, cycles=3)
+
+
+def test_exam_swaps_a_and_p():
+    run_op([0xDB], {"A": 0x20, "iram": {0x40: 0x10}},
+           setup={"A": 0x10, "p": 0x40, "iram": {0x40: 0x20}}, pc=ORG + 1, cycles=3)
+
+
+def test_swp_swaps_nibbles():
+    run_op([0x58], {"A": 0x21}, setup={"A": 0x12}, pc=ORG + 1, cycles=2)
+
+
+# ---- stack, calls, jumps --------------------------------------------------------------
+
+def test_push_predecrements_r():
+    run_op([0x34], {"r": 0x5B, "iram": {0x5B: 0x77}}, setup={"r": 0x5C, "A": 0x77},
+           pc=ORG + 1, cycles=3)
+
+
+def test_push_wraps_r_below_zero():
+    run_op([0x34], {"r": 0x7F, "iram": {0x7F: 0x01}}, setup={"r": 0x00, "A": 0x01},
+           pc=ORG + 1, cycles=3)
+
+
+def test_pop_postincrements_r():
+    run_op([0x5B], {"r": 0x5C, "A": 0x77}, setup={"r": 0x5B, "iram": {0x5B: 0x77}},
+           pc=ORG + 1, cycles=2)
+
+
+def test_pop_wraps_r_above_0x7f():
+    run_op([0x5B], {"r": 0x00, "A": 0x05}, setup={"r": 0x7F, "iram": {0x7F: 0x05}},
+           pc=ORG + 1, cycles=2)
+
+
+def test_leave_zeroes_the_stack_top():
+    run_op([0xD8], {"iram": {0x50: 0}}, setup={"r": 0x50}, pc=ORG + 1, cycles=2)
+
+
+def test_call_pushes_high_then_low_and_jumps():
+    # CALL 0x1234 at 0x8100: return address 0x8103
+    run_op([0x78, 0x12, 0x34], {"r": 0x5A, "iram": {0x5B: 0x81, 0x5A: 0x03}},
+           setup={"r": 0x5C}, pc=0x1234, cycles=8)
+
+
+def test_call_wraps_r():
+    run_op([0x78, 0x12, 0x34], {"r": 0x7F, "iram": {0x00: 0x81, 0x7F: 0x03}},
+           setup={"r": 0x01}, pc=0x1234, cycles=8)
+
+
+@pytest.mark.parametrize("op, target", [(0xE0, 0x00FE), (0xF5, 0x15FE), (0xFF, 0x1FFE)])
+def test_cal_calls_a_13_bit_address(op, target):
+    run_op([op, 0xFE], {"r": 0x5A, "iram": {0x5B: 0x81, 0x5A: 0x02}},
+           setup={"r": 0x5C}, pc=target, cycles=7)
+
+
+def test_rtn_pops_low_then_high():
+    run_op([0x37], {"r": 0x5C}, setup={"r": 0x5A, "iram": {0x5A: 0x03, 0x5B: 0x81}},
+           pc=0x8103, cycles=4)
+
+
+def test_rtn_wraps_r():
+    run_op([0x37], {"r": 0x01}, setup={"r": 0x7F, "iram": {0x7F: 0x34, 0x00: 0x12}},
+           pc=0x1234, cycles=4)
+
+
+def test_jp_jumps():
+    run_op([0x79, 0x40, 0x00], pc=0x4000, cycles=6)
+
+
+@pytest.mark.parametrize("op, flag, value", [
+    (0x7C, "z", 0), (0x7E, "z", 1), (0x7D, "c", 0), (0x7F, "c", 1)])
+def test_jpnz_jpz_jpnc_jpc_taken_and_not_taken(op, flag, value):
+    run_op([op, 0x40, 0x00], setup={flag: value}, pc=0x4000, cycles=6)
+    run_op([op, 0x40, 0x00], setup={flag: 1 - value}, pc=ORG + 3, cycles=6)
+
+
+def test_jpnz_not_taken_when_z():
+    run_op([0x7C, 0x40, 0x00], setup={"z": 1}, pc=ORG + 3, cycles=6)
+
+
+def test_jpz_taken_when_z():
+    run_op([0x7E, 0x40, 0x00], setup={"z": 1}, pc=0x4000, cycles=6)
+
+
+def test_jpnc_taken_when_no_carry():
+    run_op([0x7D, 0x40, 0x00], setup={"c": 0}, pc=0x4000, cycles=6)
+
+
+def test_jpc_not_taken_without_carry():
+    run_op([0x7F, 0x40, 0x00], setup={"c": 0}, pc=ORG + 3, cycles=6)
+
+
+def test_jrp_counts_from_the_offset_byte():
+    run_op([0x2C, 0x10], pc=ORG + 1 + 0x10, cycles=7)
+
+
+def test_jrm_counts_from_the_offset_byte():
+    run_op([0x2D, 0x10], pc=ORG + 1 - 0x10, cycles=7)
+
+
+def test_jrm_one_jumps_to_itself():
+    run_op([0x2D, 0x01], pc=ORG, cycles=7)
+
+
+@pytest.mark.parametrize("op, flag, value, forward", [
+    (0x28, "z", 0, True), (0x29, "z", 0, False), (0x38, "z", 1, True), (0x39, "z", 1, False),
+    (0x2A, "c", 0, True), (0x2B, "c", 0, False), (0x3A, "c", 1, True), (0x3B, "c", 1, False)])
+def test_jr_conditions_taken_7_not_taken_4(op, flag, value, forward):
+    target = ORG + 1 + 5 if forward else ORG + 1 - 5
+    run_op([op, 5], setup={flag: value}, pc=target, cycles=7)
+    run_op([op, 5], setup={flag: 1 - value}, pc=ORG + 2, cycles=4)
+
+
+def test_jrnzp_taken_without_z():
+    run_op([0x28, 0x01], setup={"z": 0}, pc=ORG + 2, cycles=7)
+
+
+def test_jrnzm_not_taken_with_z():
+    run_op([0x29, 0x03], setup={"z": 1}, pc=ORG + 2, cycles=4)
+
+
+def test_jrzp_taken_with_z():
+    run_op([0x38, 0x05], setup={"z": 1}, pc=ORG + 6, cycles=7)
+
+
+def test_jrzm_taken_with_z():
+    run_op([0x39, 0x03], setup={"z": 1}, pc=ORG - 2, cycles=7)
+
+
+def test_jrncp_not_taken_with_carry():
+    run_op([0x2A, 0x01], setup={"c": 1}, pc=ORG + 2, cycles=4)
+
+
+def test_jrncm_taken_without_carry():
+    run_op([0x2B, 0xFF], setup={"c": 0}, pc=ORG + 1 - 0xFF, cycles=7)
+
+
+def test_jrcp_taken_with_carry():
+    run_op([0x3A, 0xFF], setup={"c": 1}, pc=ORG + 1 + 0xFF, cycles=7)
+
+
+def test_jrcm_not_taken_without_carry():
+    run_op([0x3B, 0x07], setup={"c": 0}, pc=ORG + 2, cycles=4)
+
+
+def test_jrm_wraps_below_0x0000():
+    cpu, _ = run_op([0x2D, 0x10], org=0x0004, pc=0xFFF5, cycles=7)
+
+
+def test_jrp_wraps_above_0xffff():
+    run_op([0x2C, 0x10], org=0xFFF8, pc=0x0009, cycles=7)
+
+
+# ---- INC / DEC ------------------------------------------------------------------------
+
+INCDEC = [("INCI", 0x40, "I"), ("INCJ", 0xC0, "J"), ("INCA", 0x42, "A"), ("INCB", 0xC2, "B"),
+          ("INCK", 0x48, "K"), ("INCL", 0xC8, "L"), ("INCM", 0x4A, "M"), ("INCN", 0xCA, "N")]
+
+
+@pytest.mark.parametrize("name, op, reg", INCDEC)
+def test_inc_registers_set_q_and_flags(name, op, reg):
+    addr = REGS[reg]
+    run_op([op], {reg: 0x11, "q": addr, "c": 0, "z": 0}, setup={reg: 0x10},
+           pc=ORG + 1, cycles=4)
+    run_op([op], {reg: 0x00, "q": addr, "c": 1, "z": 1}, setup={reg: 0xFF},
+           pc=ORG + 1, cycles=4)
+
+
+@pytest.mark.parametrize("name, op, reg", [(n.replace("INC", "DEC"), op + 1, reg)
+                                           for n, op, reg in INCDEC])
+def test_dec_registers_set_q_and_flags(name, op, reg):
+    addr = REGS[reg]
+    run_op([op], {reg: 0x0F, "q": addr, "c": 0, "z": 0}, setup={reg: 0x10},
+           pc=ORG + 1, cycles=4)
+    run_op([op], {reg: 0x00, "q": addr, "c": 0, "z": 1}, setup={reg: 0x01},
+           pc=ORG + 1, cycles=4)
+    run_op([op], {reg: 0xFF, "q": addr, "c": 1, "z": 0}, setup={reg: 0x00},
+           pc=ORG + 1, cycles=4)
+
+
+def test_inci_wraps_to_zero():
+    run_op([0x40], {"I": 0, "q": 0, "c": 1, "z": 1}, setup={"I": 0xFF}, pc=ORG + 1, cycles=4)
+
+
+def test_deci_borrows():
+    run_op([0x41], {"I": 0xFF, "q": 0, "c": 1, "z": 0}, setup={"I": 0}, pc=ORG + 1, cycles=4)
+
+
+def test_incj_then_q_is_1():
+    run_op([0xC0], {"J": 1, "q": 1, "c": 0, "z": 0}, setup={"J": 0}, pc=ORG + 1, cycles=4)
+
+
+def test_decj_to_zero():
+    run_op([0xC1], {"J": 0, "q": 1, "c": 0, "z": 1}, setup={"J": 1}, pc=ORG + 1, cycles=4)
+
+
+def test_inca_plain():
+    run_op([0x42], {"A": 0x80, "q": 2, "c": 0, "z": 0}, setup={"A": 0x7F}, pc=ORG + 1, cycles=4)
+
+
+def test_deca_plain():
+    run_op([0x43], {"A": 0x7F, "q": 2, "c": 0, "z": 0}, setup={"A": 0x80}, pc=ORG + 1, cycles=4)
+
+
+def test_incb_wraps():
+    run_op([0xC2], {"B": 0, "q": 3, "c": 1, "z": 1}, setup={"B": 0xFF}, pc=ORG + 1, cycles=4)
+
+
+def test_decb_borrows():
+    run_op([0xC3], {"B": 0xFF, "q": 3, "c": 1, "z": 0}, setup={"B": 0}, pc=ORG + 1, cycles=4)
+
+
+def test_inck_plain():
+    run_op([0x48], {"K": 1, "q": 8, "c": 0, "z": 0}, setup={"K": 0}, pc=ORG + 1, cycles=4)
+
+
+def test_deck_to_zero():
+    run_op([0x49], {"K": 0, "q": 8, "c": 0, "z": 1}, setup={"K": 1}, pc=ORG + 1, cycles=4)
+
+
+def test_incl_plain():
+    run_op([0xC8], {"L": 0x10, "q": 9, "c": 0, "z": 0}, setup={"L": 0x0F}, pc=ORG + 1, cycles=4)
+
+
+def test_decl_borrows():
+    run_op([0xC9], {"L": 0xFF, "q": 9, "c": 1, "z": 0}, setup={"L": 0}, pc=ORG + 1, cycles=4)
+
+
+def test_incm_wraps():
+    run_op([0x4A], {"M": 0, "q": 10, "c": 1, "z": 1}, setup={"M": 0xFF}, pc=ORG + 1, cycles=4)
+
+
+def test_decm_plain():
+    run_op([0x4B], {"M": 0x41, "q": 10, "c": 0, "z": 0}, setup={"M": 0x42}, pc=ORG + 1, cycles=4)
+
+
+def test_incn_plain():
+    run_op([0xCA], {"N": 3, "q": 11, "c": 0, "z": 0}, setup={"N": 2}, pc=ORG + 1, cycles=4)
+
+
+def test_decn_to_zero():
+    run_op([0xCB], {"N": 0, "q": 11, "c": 0, "z": 1}, setup={"N": 1}, pc=ORG + 1, cycles=4)
+
+
+# ---- arithmetic on (P), A and immediates -------------------------------------------
+
+def test_adm_adds_a_to_p():
+    run_op([0x44], {"iram": {0x10: 0x30}, "c": 0, "z": 0},
+           setup={"p": 0x10, "A": 0x10, "iram": {0x10: 0x20}}, pc=ORG + 1, cycles=3)
+
+
+def test_adm_carry_out_and_zero():
+    run_op([0x44], {"iram": {0x10: 0x00}, "c": 1, "z": 1},
+           setup={"p": 0x10, "A": 0x01, "iram": {0x10: 0xFF}}, pc=ORG + 1, cycles=3)
+
+
+def test_adcm_adds_the_carry():
+    run_op([0xC4], {"iram": {0x10: 0x00}, "c": 1, "z": 1},
+           setup={"p": 0x10, "A": 0xFF, "c": 1, "iram": {0x10: 0x00}}, pc=ORG + 1, cycles=3)
+    run_op([0xC4], {"iram": {0x10: 0x31}, "c": 0, "z": 0},
+           setup={"p": 0x10, "A": 0x10, "c": 1, "iram": {0x10: 0x20}}, pc=ORG + 1, cycles=3)
+
+
+def test_sbm_borrow():
+    run_op([0x45], {"iram": {0x10: 0xFF}, "c": 1, "z": 0},
+           setup={"p": 0x10, "A": 0x01, "iram": {0x10: 0x00}}, pc=ORG + 1, cycles=3)
+
+
+def test_sbm_zero():
+    run_op([0x45], {"iram": {0x10: 0x00}, "c": 0, "z": 1},
+           setup={"p": 0x10, "A": 0x42, "iram": {0x10: 0x42}}, pc=ORG + 1, cycles=3)
+
+
+def test_sbcm_subtracts_the_carry():
+    run_op([0xC5], {"iram": {0x10: 0xFF}, "c": 1, "z": 0},
+           setup={"p": 0x10, "A": 0x00, "c": 1, "iram": {0x10: 0x00}}, pc=ORG + 1, cycles=3)
+    run_op([0xC5], {"iram": {0x10: 0x00}, "c": 0, "z": 1},
+           setup={"p": 0x10, "A": 0x41, "c": 1, "iram": {0x10: 0x42}}, pc=ORG + 1, cycles=3)
+
+
+def test_adia_carry_and_zero():
+    run_op([0x74, 0x01], {"A": 0x00, "c": 1, "z": 1}, setup={"A": 0xFF}, pc=ORG + 2, cycles=4)
+    run_op([0x74, 0x03], {"A": 0x13, "c": 0, "z": 0}, setup={"A": 0x10}, pc=ORG + 2, cycles=4)
+
+
+def test_sbia_borrow():
+    run_op([0x75, 0x02], {"A": 0xFF, "c": 1, "z": 0}, setup={"A": 0x01}, pc=ORG + 2, cycles=4)
+    run_op([0x75, 0x02], {"A": 0x00, "c": 0, "z": 1}, setup={"A": 0x02}, pc=ORG + 2, cycles=4)
+
+
+def test_adim_adds_to_p():
+    run_op([0x70, 0x04], {"iram": {0x7F: 0x03}, "c": 1, "z": 0},
+           setup={"p": 0x7F, "iram": {0x7F: 0xFF}}, pc=ORG + 2, cycles=4)
+
+
+def test_sbim_subtracts_from_p():
+    run_op([0x71, 0x03], {"iram": {0x20: 0x00}, "c": 0, "z": 1},
+           setup={"p": 0x20, "iram": {0x20: 0x03}}, pc=ORG + 2, cycles=4)
+
+
+def test_adb_16_bit_add_and_p_plus_1():
+    run_op([0x14], {"iram": {0x10: 0x00, 0x11: 0x13}, "p": 0x11, "c": 0, "z": 0},
+           setup={"p": 0x10, "A": 0x01, "B": 0x01, "iram": {0x10: 0xFF, 0x11: 0x11}},
+           pc=ORG + 1, cycles=5)
+
+
+def test_adb_carry_out_of_bit_15_and_zero():
+    run_op([0x14], {"iram": {0x10: 0x00, 0x11: 0x00}, "p": 0x11, "c": 1, "z": 1},
+           setup={"p": 0x10, "A": 0x01, "B": 0x00, "iram": {0x10: 0xFF, 0x11: 0xFF}},
+           pc=ORG + 1, cycles=5)
+
+
+def test_adb_zero_only_when_both_bytes_are_zero():
+    run_op([0x14], {"iram": {0x10: 0x00, 0x11: 0x01}, "p": 0x11, "c": 0, "z": 0},
+           setup={"p": 0x10, "A": 0x80, "B": 0x00, "iram": {0x10: 0x80, 0x11: 0x00}},
+           pc=ORG + 1, cycles=5)
+
+
+def test_adb_pair_wraps_at_0x7f():
+    run_op([0x14], {"iram": {0x7F: 0x02, 0x00: 0x00}, "p": 0x00, "c": 0, "z": 0},
+           setup={"p": 0x7F, "A": 0x01, "B": 0x00, "iram": {0x7F: 0x01, 0x00: 0x00}},
+           pc=ORG + 1, cycles=5)
+
+
+def test_sbb_16_bit_borrow():
+    run_op([0x15], {"iram": {0x10: 0xFF, 0x11: 0xFF}, "p": 0x11, "c": 1, "z": 0},
+           setup={"p": 0x10, "A": 0x01, "B": 0x00, "iram": {0x10: 0x00, 0x11: 0x00}},
+           pc=ORG + 1, cycles=5)
+
+
+def test_sbb_zero():
+    run_op([0x15], {"iram": {0x20: 0x00, 0x21: 0x00}, "p": 0x21, "c": 0, "z": 1},
+           setup={"p": 0x20, "A": 0x34, "B": 0x12, "iram": {0x20: 0x34, 0x21: 0x12}},
+           pc=ORG + 1, cycles=5)
+
+
+# ---- compare and logic ----------------------------------------------------------------
+
+@pytest.mark.parametrize("a, n, c, z", [(0x10, 0x20, 1, 0), (0x20, 0x20, 0, 1), (0x30, 0x20, 0, 0)])
+def test_cpia_compares_a_with_n(a, n, c, z):
+    run_op([0x67, n], {"c": c, "z": z}, setup={"A": a}, pc=ORG + 2, cycles=4)
+
+
+def test_cpim_compares_p_with_n():
+    run_op([0x63, 0x80], {"c": 1, "z": 0}, setup={"p": 0x05, "iram": {0x05: 0x7F}},
+           pc=ORG + 2, cycles=4)
+
+
+def test_cpma_compares_p_with_a():
+    run_op([0xC7], {"c": 0, "z": 1}, setup={"p": 0x05, "A": 0x33, "iram": {0x05: 0x33}},
+           pc=ORG + 1, cycles=3)
+    run_op([0xC7], {"c": 0, "z": 0}, setup={"p": 0x05, "A": 0x32, "iram": {0x05: 0x33}},
+           pc=ORG + 1, cycles=3)
+
+
+def test_ania_ands_and_sets_z_only():
+    run_op([0x64, 0x0F], {"A": 0x00, "z": 1}, setup={"A": 0xF0}, pc=ORG + 2, cycles=4)
+    run_op([0x64, 0x0F], {"A": 0x03, "z": 0}, setup={"A": 0xF3}, pc=ORG + 2, cycles=4)
+
+
+def test_oria_ors():
+    run_op([0x65, 0x0F], {"A": 0xFF, "z": 0}, setup={"A": 0xF0}, pc=ORG + 2, cycles=4)
+    run_op([0x65, 0x00], {"A": 0x00, "z": 1}, setup={"A": 0x00}, pc=ORG + 2, cycles=4)
+
+
+def test_tsia_tests_without_writing():
+    run_op([0x66, 0x01], {"z": 1}, setup={"A": 0xFE}, pc=ORG + 2, cycles=4)
+    run_op([0x66, 0x81], {"z": 0}, setup={"A": 0x80}, pc=ORG + 2, cycles=4)
+
+
+def test_anim_ands_p():
+    run_op([0x60, 0xFB], {"iram": {0x5F: 0x01}, "z": 0}, setup={"p": 0x5F, "iram": {0x5F: 0x05}},
+           pc=ORG + 2, cycles=4)
+
+
+def test_orim_ors_p():
+    run_op([0x61, 0x04], {"iram": {0x5F: 0x05}, "z": 0}, setup={"p": 0x5F, "iram": {0x5F: 0x01}},
+           pc=ORG + 2, cycles=4)
+
+
+def test_tsim_tests_p():
+    run_op([0x62, 0x02], {"z": 1}, setup={"p": 0x5F, "iram": {0x5F: 0x01}},
+           pc=ORG + 2, cycles=4)
+
+
+def test_anma_ands_p_with_a():
+    run_op([0x46], {"iram": {0x30: 0x00}, "z": 1}, setup={"p": 0x30, "A": 0x0F,
+                                                          "iram": {0x30: 0xF0}},
+           pc=ORG + 1, cycles=3)
+
+
+def test_orma_ors_p_with_a():
+    run_op([0x47], {"iram": {0x30: 0xFF}, "z": 0}, setup={"p": 0x30, "A": 0x0F,
+                                                          "iram": {0x30: 0xF0}},
+           pc=ORG + 1, cycles=3)
+
+
+def test_tsma_tests_p_with_a():
+    run_op([0xC6], {"z": 0}, setup={"p": 0x30, "A": 0x11, "iram": {0x30: 0x10}},
+           pc=ORG + 1, cycles=3)
+    run_op([0xC6], {"z": 1}, setup={"p": 0x30, "A": 0x01, "iram": {0x30: 0x10}},
+           pc=ORG + 1, cycles=3)
+
+
+def test_anid_ands_dp_and_scratches_r_minus_1():
+    run_op([0xD4, 0x0F], {"mem": {0x9000: 0x03}, "z": 0, "iram": {0x4F: 0x33}},
+           setup={"dp": 0x9000, "r": 0x50, "mem": {0x9000: 0x33}}, pc=ORG + 2, cycles=6)
+
+
+def test_orid_ors_dp():
+    run_op([0xD5, 0x04], {"mem": {0x9000: 0x05}, "z": 0, "iram": {0x4F: 0x01}},
+           setup={"dp": 0x9000, "r": 0x50, "mem": {0x9000: 0x01}}, pc=ORG + 2, cycles=6)
+
+
+def test_orid_below_write_floor_goes_to_the_bus():
+    cpu, bus = run_op([0xD5, 0x04], {"z": 0, "iram": {0x4F: 0x01}},
+                      setup={"dp": 0x303D, "r": 0x50, "mem": {0x303D: 0x01},
+                             "write_floor": 0x8000}, pc=ORG + 2, cycles=6)
+    assert bus.calls == [("write", 0x303D, 0x05, 0)]
+
+
+def test_tsid_tests_dp():
+    run_op([0xD6, 0x80], {"z": 1, "iram": {0x7F: 0x7F}},
+           setup={"dp": 0x9000, "r": 0x00, "mem": {0x9000: 0x7F}}, pc=ORG + 2, cycles=6)
+
+
+def test_sz_undocumented_sets_z_and_is_logged():
+    cpu, _ = run_op([0xD7, 0x12], {"z": 1, "iram": {0x4F: 0x99}},
+                    setup={"dp": 0x9000, "r": 0x50, "mem": {0x9000: 0x99}},
+                    pc=ORG + 2, cycles=6)
+    assert cpu.undocumented == {(ORG, 0xD7): 1}
+
+
+@pytest.mark.parametrize("op", [0x72, 0x73, 0x76, 0x77])
+def test_rz_undocumented_two_bytes_clears_z(op):
+    cpu, _ = run_op([op, 0x00], {"z": 0}, pc=ORG + 2, cycles=4)
+    assert cpu.undocumented == {(ORG, op): 1}
+
+
+# ---- shifts and flags -----------------------------------------------------------------
+
+def test_sl_rotates_left_through_carry_and_leaves_z():
+    run_op([0x5A], {"A": 0x03, "c": 1}, setup={"A": 0x81, "c": 1}, pc=ORG + 1, cycles=2)
+    run_op([0x5A], {"A": 0x02, "c": 0}, setup={"A": 0x01, "c": 0}, pc=ORG + 1, cycles=2)
+    run_op([0x5A], {"A": 0x00, "c": 1}, setup={"A": 0x80, "c": 0}, pc=ORG + 1, cycles=2)
+
+
+def test_sr_rotates_right_through_carry_and_leaves_z():
+    run_op([0xD2], {"A": 0xC0, "c": 1}, setup={"A": 0x81, "c": 1}, pc=ORG + 1, cycles=2)
+    run_op([0xD2], {"A": 0x00, "c": 1}, setup={"A": 0x01, "c": 0}, pc=ORG + 1, cycles=2)
+
+
+def test_sc_sets_c_and_z():
+    run_op([0xD0], {"c": 1, "z": 1}, pc=ORG + 1, cycles=2)
+
+
+def test_rc_clears_c_and_sets_z():
+    run_op([0xD1], {"c": 0, "z": 1}, pc=ORG + 1, cycles=2)
+
+
+# ---- no-ops and timing ----------------------------------------------------------------
+
+def test_nopw_does_nothing_for_2_cycles():
+    run_op([0x4D], pc=ORG + 1, cycles=2)
+
+
+def test_nopt_does_nothing_for_3_cycles():
+    run_op([0xCE], pc=ORG + 1, cycles=3)
+
+
+def test_wait_costs_6_plus_n():
+    run_op([0x4E, 0x00], pc=ORG + 2, cycles=6)
+    run_op([0x4E, 0xFF], pc=ORG + 2, cycles=6 + 255)
+
+
+@pytest.mark.parametrize("op, cycles", [(0x33, 3), (0x68, 3), (0x6A, 3), (0xCD, 2), (0xD3, 2),
+                                        (0xD9, 2)])
+def test_nopt_nopw_undocumented_variants_are_logged(op, cycles):
+    cpu, _ = run_op([op], pc=ORG + 1, cycles=cycles)
+    assert cpu.undocumented == {(ORG, op): 1}
+
+
+@pytest.mark.parametrize("op", [0x16, 0x17, 0x2E, 0x36, 0x3C, 0x3D, 0x3E, 0x3F, 0x5C, 0x5E,
+                                0x6C, 0x6D, 0x6E, 0x7B, 0xCF, 0xDC, 0xDE])
+def test_undef_opcodes_skip_one_byte_and_are_logged(op):
+    cpu, _ = run_op([op], pc=ORG + 1, cycles=2)
+    assert cpu.undocumented == {(ORG, op): 1}
+
+
+# ---- ports ----------------------------------------------------------------------------
+
+def test_ina_reads_port_a_and_sets_z():
+    cpu, bus = run_op([0x4C], {"A": 0x00, "z": 1}, pc=ORG + 1, cycles=2,
+                      bus_factory=lambda: FakeBus(ina=0))
+    run_op([0x4C], {"A": 0x40, "z": 0}, pc=ORG + 1, cycles=2,
+           bus_factory=lambda: FakeBus(ina=0x40))
+    assert bus.calls == [("ina", 0)]
+
+
+def test_inb_reads_port_b():
+    cpu, bus = run_op([0xCC], {"A": 0x81, "z": 0}, pc=ORG + 1, cycles=2,
+                      bus_factory=lambda: FakeBus(inb=0x81))
+    assert bus.calls == [("inb", 0)]
+
+
+@pytest.mark.parametrize("op, latch, method, cycles", [
+    (0x5D, 0x5C, "outa", 3), (0xDD, 0x5D, "outb", 2), (0x5F, 0x5E, "outf", 3),
+    (0xDF, 0x5F, "outc", 2)])
+def test_outa_outb_outf_outc_send_the_latch_and_set_q(op, latch, method, cycles):
+    cpu, bus = run_op([op], {"q": latch}, setup={"iram": {latch: 0x15}},
+                      pc=ORG + 1, cycles=cycles)
+    assert bus.calls == [(method, 0x15, 0)]
+
+
+def test_outb_sends_ib():
+    cpu, bus = run_op([0xDD], {"q": 0x5D}, setup={"iram": {0x5D: 0x80}}, pc=ORG + 1, cycles=2)
+    assert bus.calls == [("outb", 0x80, 0)]
+
+
+def test_outf_sends_fo():
+    cpu, bus = run_op([0x5F], {"q": 0x5E}, setup={"iram": {0x5E: 0x04}}, pc=ORG + 1, cycles=3)
+    assert bus.calls == [("outf", 0x04, 0)]
+
+
+def test_outc_sends_the_control_latch():
+    cpu, bus = run_op([0xDF], {"q": 0x5F}, setup={"iram": {0x5F: 0x05}}, pc=ORG + 1, cycles=2)
+    assert bus.calls == [("outc", 0x05, 0)]
+
+
+def test_test_passes_the_mask_and_sets_z_from_the_status():
+    cpu, bus = run_op([0x6B, 0x0A], {"z": 0}, pc=ORG + 2, cycles=4,
+                      bus_factory=lambda: FakeBus(status=0x02))
+    assert bus.calls == [("test", 0x0A, 0)]
+    run_op([0x6B, 0x08], {"z": 1}, pc=ORG + 2, cycles=4, bus_factory=lambda: FakeBus(status=0x03))
+
+
+def test_bus_sees_cycles_of_completed_instructions():
+    cpu = make_cpu([0x02, 0x01, 0x6B, 0x01, 0x4C])   # LIA 1; TEST 1; INA
+    cpu.run(4 + 4 + 2)
+    assert cpu.bus.calls == [("test", 1, 4), ("ina", 8)]

@@ -1,0 +1,120 @@
+"""The front-end's key layout and PC-keyboard tables (no pygame needed)."""
+
+from emulator import keys as keyscripts
+from emulator.frontend import keymap, layout
+from emulator.keyboard import KEY_BY_NAME
+from emulator.lcd import SYMBOL_BITS
+
+
+def _caps(name):
+    return [key for key in layout.KEYS if key.name == name]
+
+
+def test_every_key_of_the_european_keyboard_has_a_cap():
+    # KANA is on the matrix but has no keycap on the European model
+    assert {key.name for key in layout.KEYS} == set(KEY_BY_NAME) - {"KANA"}
+
+
+def test_62_keys_plus_off_with_shift_in_both_blocks():
+    assert len(layout.KEYS) == 63  # lehmayr's 62 keys and the OFF key
+    assert len(_caps("SHIFT")) == 2
+
+
+def test_keys_do_not_overlap_and_lie_inside_the_case():
+    width, height = layout.CASE_SIZE
+    rects = [key.rect for key in layout.KEYS]
+    for i, (x, y, w, h) in enumerate(rects):
+        assert 0 <= x and x + w <= width and 0 <= y and y + h <= height
+        for ox, oy, ow, oh in rects[i + 1:]:
+            assert x + w <= ox or ox + ow <= x or y + h <= oy or oy + oh <= y
+
+
+def test_key_at_finds_each_key_at_its_centre():
+    for key in layout.KEYS:
+        x, y, w, h = key.rect
+        assert layout.key_at(x + w // 2, y + h // 2) is key
+    assert layout.key_at(*layout.LCD_ORIGIN) is None
+
+
+def _row_names(y):
+    return [key.name for key in sorted(layout.KEYS, key=lambda k: k.rect[0]) if key.rect[1] == y]
+
+
+def test_physical_layout_matches_hardware_notes():
+    # §3.5: OFF top right; cursor/edit block; numeric block; alphabetic block
+    off = _caps("OFF")[0]
+    assert off.rect[0] == max(key.rect[0] for key in layout.KEYS)
+    assert off.rect[1] == min(key.rect[1] for key in layout.KEYS)
+    assert _row_names(46) == ["DOWN", "UP", "MODE", "CLS", "OFF"]
+    assert _row_names(75) == ["LEFT", "RIGHT", "DEL", "INS", "BRK", "SHIFT"]
+    assert _row_names(107) == ["7", "8", "9", "(", ")"]
+    assert _row_names(144) == ["4", "5", "6", "/", ":"]
+    assert _row_names(181) == ["1", "2", "3", "*", ";"]
+    assert _row_names(218) == ["0", ".", "+", "-", ","]
+    assert _row_names(157) == ["SHIFT"] + list("QWERTYUIOP")
+    assert _row_names(189) == ["DEF"] + list("ASDFGHJKL=")
+    assert _row_names(221) == ["SML"] + list("ZXCVBNM") + ["SPACE", "ENTER"]
+    enter = _caps("ENTER")[0]
+    assert enter.rect[2] > 2 * _caps("M")[0].rect[2]  # the wide ENTER
+
+
+def test_shift_legends_agree_with_the_keyboard_model():
+    for key in layout.KEYS:
+        known = KEY_BY_NAME[key.name].shift_legend
+        if known:
+            assert key.shift_legend == known, key.name
+
+
+def test_lcd_and_symbols_fit_their_window():
+    x, y, w, h = layout.LCD_RECT
+    assert (w, h) == (150 * layout.DOT_PITCH, 32 * layout.DOT_PITCH)
+    wx, wy, ww, wh = layout.LCD_WINDOW
+    assert wx <= x and x + w <= wx + ww and wy <= y and y + h <= wy + wh
+    sx, sy, sw, sh = layout.SYMBOL_COLUMN
+    assert sx + sw <= x  # the symbols sit left of the dot matrix
+    for _text, tx, ty in layout.SYMBOLS.values():
+        assert sx <= tx < sx + sw and sy <= ty < sy + sh
+
+
+def test_every_symbol_bit_the_firmware_uses_has_a_place():
+    assert set(layout.SYMBOLS) == set(SYMBOL_BITS.values()) - {"BIT3"}
+
+
+def test_typed_characters_match_the_key_script_rules():
+    for char, sequence in keymap.CHAR_KEYS.items():
+        if char in "\u03c0\u221a":  # π and √ are not in the key-script syntax
+            continue
+        assert tuple(step.key for step in keyscripts.parse(char)) == sequence, char
+
+
+def test_pc_characters_translate_to_machine_keys():
+    assert keymap.translate("a", "a") == ("keys", ("A",))
+    assert keymap.translate("a", "A") == ("keys", ("A",))
+    assert keymap.translate("1", "!") == ("keys", ("SHIFT", "Q"))
+    assert keymap.translate("/", "?") == ("keys", ("SHIFT", "U"))
+    assert keymap.translate("space", " ") == ("keys", ("SPACE",))
+    assert keymap.translate("[+]", "+") == ("keys", ("+",))  # keypad plus
+    assert keymap.translate("[", "[") is None
+
+
+def test_named_keys_and_commands():
+    assert keymap.translate("return", "\r") == ("keys", ("ENTER",))
+    assert keymap.translate("backspace", "\b") == ("keys", ("LEFT", "DEL"))
+    assert keymap.translate("delete", "\x7f") == ("keys", ("DEL",))
+    assert keymap.translate("insert", "") == ("keys", ("INS",))
+    assert keymap.translate("escape", "\x1b") == ("keys", ("BRK",))
+    assert keymap.translate("tab", "\t") == ("keys", ("DEF",))
+    assert keymap.translate("f3", "") == ("keys", ("MODE",))
+    assert keymap.translate("f4", "") == ("keys", ("CLS",))
+    assert keymap.translate("f1", "") == ("command", "help")
+    assert keymap.translate("f12", "") == ("command", "screenshot")
+    assert keymap.translate("r", "\x12", ctrl=True) == ("command", "reset")
+    assert keymap.translate("x", "\x18", ctrl=True) is None
+
+
+def test_help_lists_every_command():
+    text = " ".join(pc for pc, _ in keymap.HELP_LINES)
+    for name in keymap.COMMANDS:
+        assert name.upper() in text.upper() or name == "pause"
+    for letter in keymap.CTRL_COMMANDS:
+        assert f"Ctrl+{letter.upper()}" in text

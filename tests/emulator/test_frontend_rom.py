@@ -1,0 +1,85 @@
+"""The window driving the real firmware: mouse clicks and PC keys reach the ROM's key
+scanner, and the LCD shows exactly what the machine's display RAM holds."""
+
+import os
+from types import SimpleNamespace
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ["SDL_AUDIODRIVER"] = "dummy"
+os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+
+import pygame  # noqa: E402
+import pytest  # noqa: E402
+
+from emulator.frontend import layout  # noqa: E402
+from emulator.frontend.app import Window  # noqa: E402
+
+pytestmark = pytest.mark.rom
+
+
+@pytest.fixture
+def booted(rom_dir):
+    """A firmware machine at the RUN-mode prompt, in a window."""
+    from emulator.machine import PC1360
+
+    machine = PC1360(rom_dir=rom_dir)
+    machine.key_wait_ready(5.0)
+    assert "RAM CARD S1 CLEAR O.K. ?" in machine.screen_text()
+    window = Window(machine, SimpleNamespace(zoom=1))
+    yield machine, window
+    window.close()
+
+
+def frames_until(window, predicate, limit=600):
+    for _ in range(limit):
+        window.frame()
+        if predicate():
+            return True
+    return False
+
+
+def click(window, name):
+    pos = window.to_window(layout.key_centre(name))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    window.frame()
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+    window.frame()
+
+
+def type_text(window, text):
+    for char in text:
+        key = pygame.K_RETURN if char == "\r" else ord(char.lower())
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=char, mod=0, scancode=0))
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, unicode=char, mod=0, scancode=0))
+        window.frame()
+
+
+def lcd_matches(window, machine):
+    off, on = window.renderer.dot_colours()
+    screen = pygame.display.get_surface()
+    return all(tuple(screen.get_at(window.dot_centre(x, y)))[:3] == (on if lit else off)
+               for y, row in enumerate(machine.pixels()) for x, lit in enumerate(row))
+
+
+def test_click_y_answers_the_card_question_and_lcd_follows(booted):
+    machine, window = booted
+    window.frame()
+    assert lcd_matches(window, machine)
+    click(window, "Y")
+    assert frames_until(window, lambda: machine.screen_text()[0].startswith("RUN MODE"))
+    assert frames_until(window, lambda: machine.screen_text()[1].startswith(">"))
+    window.frame()
+    assert "RUN" in machine.symbols()
+    assert lcd_matches(window, machine)
+
+
+def test_typed_sum_and_shifted_characters(booted):
+    machine, window = booted
+    click(window, "Y")
+    assert frames_until(window, lambda: machine.screen_text()[1].startswith(">"))
+    type_text(window, "1+1\r")
+    assert frames_until(window, lambda: machine.screen_text()[2].strip() == "2.")
+    type_text(window, '"A!"')  # ! is the PC's Shift+1: the machine's SHIFT, Q
+    assert frames_until(window, lambda: '"A!"' in machine.screen_text()[0] + machine.screen_text()[3])
+    window.frame()
+    assert lcd_matches(window, machine)

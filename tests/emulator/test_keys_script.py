@@ -1,0 +1,40 @@
+"""Key scripts: emulator/keys.py."""
+
+import pytest
+
+from emulator.keys import KeyScriptError, Tap, Wait, parse
+
+
+def taps(*names):
+    return [Tap(n) for n in names]
+
+
+def test_printable_characters_type_themselves():
+    assert parse("1+1") == taps("1", "+", "1")
+    assert parse("a b") == taps("A", "SPACE", "B")
+
+
+def test_named_keys_and_wait():
+    assert parse("{MODE}{ENTER}{WAIT 5}{BRK}") == taps("MODE", "ENTER") + [Wait(0.5)] + taps("BRK")
+
+
+@pytest.mark.parametrize("char, key", [("!", "Q"), ('"', "W"), ("#", "E"), ("$", "R"), ("%", "T"),
+                                       ("&", "Y"), ("?", "U"), ("@", "P"), ("<", "("), (">", ")"),
+                                       ("\\", "*"), ("^", "-")])
+def test_shifted_characters_press_shift_first(char, key):
+    assert parse(char) == taps("SHIFT", key)
+
+
+def test_newline_is_enter():
+    assert parse("RUN\n") == taps("R", "U", "N", "ENTER")
+
+
+def test_quoted_program_line():
+    assert parse('10 PRINT "HI"') == taps("1", "0", "SPACE", "P", "R", "I", "N", "T", "SPACE",
+                                          "SHIFT", "W", "H", "I", "SHIFT", "W")
+
+
+@pytest.mark.parametrize("script", ["{FOO}", "{ENTER", "{WAIT}", "{ENTER 3}", "[", "\u00e9"])
+def test_bad_scripts_name_the_problem(script):
+    with pytest.raises(KeyScriptError):
+        parse(script)

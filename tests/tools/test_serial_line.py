@@ -1,0 +1,160 @@
+"""The serial-line model: frames, bit timing in SC61860 cycles, the sampling decoder."""
+
+import pytest
+
+from emulator.serial_line import (
+    CPU_HZ, MARK, SPACE, FrameFormat, LineError, Receiver, Transmitter, decode, encode,
+    frame_bits, frames_to_bytes, parity_bit)
+
+FORMATS = [FrameFormat(baud, bits, parity, stop)
+           for baud in (300, 1200) for bits in (7, 8) for parity in "NEO" for stop in (1, 2)]
+
+
+def test_frame_bits_8n1_start_lsb_first_stop():
+    # 0x41 = 0100 0001: start, then 1,0,0,0,0,0,1,0, then one stop bit
+    assert frame_bits(0x41, FrameFormat(1200, 8, "N", 1)) == (0, 1, 0, 0, 0, 0, 0, 1, 0, 1)
+
+
+def test_frame_bits_7e2_adds_even_parity_and_two_stops():
+    # 0x43 = 100 0011 has three ones: even parity adds a 1
+    assert frame_bits(0x43, FrameFormat(1200, 7, "E", 2)) == (0, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1)
+
+
+@pytest.mark.parametrize("value,parity,expected", [
+    (0x00, "E", 0), (0x00, "O", 1), (0x01, "E", 1), (0x01, "O", 0), (0x03, "E", 0), (0x7F, "O", 0),
+    (0x55, "N", None)])
+def test_parity_bit(value, parity, expected):
+    assert parity_bit(value, 7, parity) == expected
+
+
+def test_byte_too_wide_for_seven_bits_is_refused():
+    with pytest.raises(ValueError, match="7 data bits"):
+        frame_bits(0x80, FrameFormat(1200, 7, "N", 1))
+
+
+@pytest.mark.parametrize("kwargs", [dict(baud=0), dict(data_bits=6), dict(parity="M"), dict(stop_bits=3)])
+def test_bad_format_is_refused(kwargs):
+    with pytest.raises(ValueError):
+        FrameFormat(**kwargs)
+
+
+def test_bit_timing_at_1200_baud_is_256000_over_1200_cycles_without_drift():
+    fmt = FrameFormat(1200, 8, "N", 1)
+    assert CPU_HZ == 256_000
+    assert fmt.cycles_per_bit == pytest.approx(213.333, abs=1e-3)
+    assert [fmt.bit_start(i) for i in range(4)] == [0, 213, 427, 640]
+    assert fmt.frame_cycles == 2133  # 10 bits
+    assert fmt.sample_offset(0) == 107
+
+
+def test_encode_gives_transitions_at_bit_edges():
+    fmt = FrameFormat(1200, 8, "N", 1)
+    # 0x0F: start(0) 1 1 1 1 0 0 0 0 stop(1): falls at 0, rises at bit 1, falls at bit 5, rises at stop
+    assert encode(b"\x0f", fmt, start=1000) == [
+        (1000, SPACE), (1000 + fmt.bit_start(1), MARK), (1000 + fmt.bit_start(5), SPACE),
+        (1000 + fmt.bit_start(9), MARK)]
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=str)
+def test_encode_decode_round_trip_every_byte(fmt):
+    data = bytes(range(1 << fmt.data_bits))
+    edges = encode(data, fmt, start=37)
+    frames = decode(edges, fmt, end=37 + len(data) * fmt.frame_cycles)
+    assert frames_to_bytes(frames) == data
+    assert frames[1].start == 37 + fmt.frame_cycles
+
+
+def test_receiver_tolerates_gaps_and_a_sender_with_more_stop_bits():
+    sender = FrameFormat(1200, 8, "N", 2)
+    edges = encode(b"PC-1360", sender, gap=500)
+    assert frames_to_bytes(decode(edges, FrameFormat(1200, 8, "N", 1), end=10**6)) == b"PC-1360"
+
+
+def test_parity_error_is_detected_and_named():
+    fmt = FrameFormat(1200, 7, "E", 1)
+    edges = encode(b"A", fmt)  # 0x41 has two ones: parity bit 0
+    parity_at = fmt.bit_start(8)
+    damaged = [e for e in edges if e[0] < parity_at] + [(parity_at, MARK)]
+    (frame,) = decode(damaged, fmt, end=10_000)
+    assert frame.value == 0x41 and frame.parity_error and not frame.framing_error
+    with pytest.raises(LineError, match="parity error in byte 1"):
+        frames_to_bytes([frame])
+
+
+def test_wrong_parity_setting_on_one_end_flags_every_other_byte():
+    edges = encode(b"AB", FrameFormat(1200, 7, "E", 1))
+    frames = decode(edges, FrameFormat(1200, 7, "O", 1), end=10_000)
+    assert [f.parity_error for f in frames] == [True, True]
+
+
+def test_framing_error_when_stop_bit_is_space():
+    fmt = FrameFormat(1200, 8, "N", 1)
+    # a held SPACE (break) from cycle 0: the stop bit reads SPACE
+    (frame,) = decode([(0, SPACE)], fmt, end=20_000)
+    assert frame.framing_error and frame.value == 0
+    with pytest.raises(LineError, match="framing error in byte 1"):
+        frames_to_bytes([frame])
+
+
+def test_after_a_break_the_line_must_return_to_mark_before_the_next_frame():
+    fmt = FrameFormat(1200, 8, "N", 1)
+    edges = [(0, SPACE), (5000, MARK)] + encode(b"Z", fmt, start=6000)
+    frames = decode(edges, fmt, end=20_000)
+    assert [(f.value, f.framing_error) for f in frames] == [(0, True), (ord("Z"), False)]
+
+
+def test_glitch_shorter_than_half_a_bit_is_not_a_start_bit():
+    fmt = FrameFormat(1200, 8, "N", 1)
+    edges = [(100, SPACE), (150, MARK)] + encode(b"k", fmt, start=3000)
+    assert frames_to_bytes(decode(edges, fmt, end=10_000)) == b"k"
+
+
+def test_wrong_baud_rate_can_decode_as_a_clean_but_wrong_byte():
+    # Why receive also checks the text: a rate mismatch need not trip framing or parity.
+    edges = encode(b"\x55\x55", FrameFormat(1200, 8, "N", 1))
+    (frame,) = decode(edges, FrameFormat(300, 8, "N", 1), end=50_000)
+    assert frame.ok and frame.value == 0xF0
+
+
+def test_receiver_fed_edge_by_edge_and_flushed_late_decodes_the_last_frame():
+    fmt = FrameFormat(600, 8, "O", 1)
+    receiver = Receiver(fmt)
+    frames = []
+    for cycle, level in encode(b"OK", fmt, start=10):
+        frames += receiver.edge(cycle, level)
+        frames += receiver.edge(cycle, level)  # a port write that repeats the level
+    assert [f.value for f in frames] == [ord("O")]  # "K" ends with MARK bits: no edge yet
+    frames += receiver.flush(10 + 2 * fmt.frame_cycles)
+    assert frames_to_bytes(frames) == b"OK"
+
+
+def test_transmitter_level_matches_encoded_waveform_at_every_cycle():
+    fmt = FrameFormat(1200, 7, "E", 2)
+    tx = Transmitter(fmt)
+    tx.send(b"HI", at=50)
+    tx.send(b"\x1a", at=100)  # queued behind the first two frames
+    assert tx.free_at == 50 + 3 * fmt.frame_cycles
+    edges = encode(b"HI\x1a", fmt, start=50)
+    expected = MARK
+    pending = list(edges)
+    for cycle in range(0, tx.free_at + 100):
+        while pending and pending[0][0] <= cycle:
+            expected = pending.pop(0)[1]
+        assert tx.level(cycle) == expected, cycle
+
+
+def test_transmitter_sampled_by_receiver_as_the_emulator_will_do():
+    fmt = FrameFormat(1200, 8, "N", 1)
+    tx = Transmitter(fmt)
+    rx = Receiver(fmt)
+    tx.send(b'10 PRINT "HI"\r\n\x1a', at=0)
+    frames = []
+    level = MARK
+    # the firmware polls its input port every ~40 cycles, not every cycle
+    for cycle in range(0, tx.free_at + 200, 41):
+        new = tx.level(cycle)
+        if new != level:
+            frames += rx.edge(cycle, new)
+            level = new
+    frames += rx.flush(tx.free_at + 200)
+    assert frames_to_bytes(frames) == b'10 PRINT "HI"\r\n\x1a'

@@ -1,0 +1,149 @@
+"""`pc1360 rom verify|install` and `pc1360 run`: the emulated machine from the command line."""
+
+import os
+import sys
+from pathlib import Path
+
+from emulator import card as cardfile
+from emulator import romset
+from emulator.keys import KeyScriptError
+from emulator.programs import load_file
+from tools.cli import UsageError
+
+DEFAULT_AFTER_KEYS = 2.0  # emulated seconds to run after the last key (headless)
+BOOT_TIMEOUT = 5.0  # emulated seconds for the firmware to reach its first key wait
+CARD_QUESTION = "RAM CARD S1 CLEAR O.K. ?"
+
+
+def register(subparsers):
+    rom = subparsers.add_parser("rom", help="check or install the PC-1360 ROM set")
+    rom_sub = rom.add_subparsers(dest="rom_command", metavar="ACTION", required=True)
+    verify = rom_sub.add_parser("verify", help="check a directory's ROM files by SHA-1 (like mame -verifyroms)")
+    verify.add_argument("dir", type=Path)
+    verify.set_defaults(handler=cmd_rom_verify)
+    install = rom_sub.add_parser("install", help="verify a ROM set and copy it to the user data directory")
+    install.add_argument("dir", type=Path)
+    install.set_defaults(handler=cmd_rom_install)
+
+    run = subparsers.add_parser("run", help="run the emulated PC-1360")
+    run.add_argument("--rom", type=Path, help=f"ROM directory (default: {romset.user_rom_dir()})")
+    run.add_argument("--card", type=int, choices=(8, 16, 32), default=32, help="RAM card size in KB (default 32)")
+    run.add_argument("--card-file", type=Path, help="file that keeps the card's contents between runs")
+    run.add_argument("--load", type=Path, help="program to put on the card: .bas .img .ram .tap .wav")
+    run.add_argument("--headless", action="store_true", help="no window: type --keys, run, print or save the screen")
+    run.add_argument("--keys", default="", help="key script, e.g. '1+1{ENTER}' ({NAME} keys, {WAIT n} tenths of a second)")
+    run.add_argument("--for", dest="seconds", type=float, default=DEFAULT_AFTER_KEYS,
+                     help=f"emulated seconds to run after the last key (default {DEFAULT_AFTER_KEYS})")
+    run.add_argument("--screen", action="store_true", help="print the LCD as 4 lines of 24 characters")
+    run.add_argument("--screenshot", type=Path, help="write the LCD to a PNG file")
+    run.add_argument("--turbo", action="store_true", help="window: run as fast as possible, not in real time")
+    run.set_defaults(handler=cmd_run)
+
+
+def cmd_rom_verify(args):
+    bad = 0
+    for rom, _path, status in romset.audit(args.dir):
+        print(f"{rom.name:14} {status}")
+        bad += status != "ok"
+    if bad:
+        print(f"romset pc1360 in {args.dir} is bad ({bad} of {len(romset.PC1360_ROMS)} files)")
+        return 1
+    print(f"romset pc1360 in {args.dir} is good")
+    return 0
+
+
+def cmd_rom_install(args):
+    try:
+        destination = romset.install(args.dir)
+    except romset.RomError as exc:
+        raise UsageError(str(exc)) from None
+    print(f"installed the pc1360 ROM set to {destination}")
+    return 0
+
+
+def _build_machine(args):
+    from emulator.machine import PC1360
+
+    path = args.card_file or cardfile.default_path(args.card)
+    store = cardfile.CardStore(path, args.card)
+    try:
+        data, state = store.load()
+    except cardfile.CardFileError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        machine = PC1360(card_kb=args.card, rom_dir=args.rom, card_data=data)
+    except romset.RomError as exc:
+        raise UsageError(f"{exc}\n(install a ROM set with: pc1360 rom install DIR)") from None
+    for message in store.messages:
+        print(f"pc1360: {message}", file=sys.stderr)
+    if state:
+        try:
+            machine.resume(state)
+        except ValueError as exc:
+            print(f"pc1360: {store.path}: machine state not used ({exc}); the card is kept", file=sys.stderr)
+    machine.card_store = store
+    return machine
+
+
+def _load(machine, path):
+    try:
+        print(f"pc1360: loaded {load_file(machine, path)}", file=sys.stderr)
+    except (ValueError, OSError) as exc:
+        raise UsageError(f"--load {path}: {exc}") from None
+
+
+def _boot(machine):
+    """Run to the first key wait; a fresh card's CLEAR question is answered Y so that a
+    program can be loaded onto an initialised card."""
+    machine.key_wait_ready(BOOT_TIMEOUT)
+    if CARD_QUESTION in machine.screen_text():
+        print("pc1360: fresh RAM card: answering Y to the S1 CLEAR question", file=sys.stderr)
+        machine.type_keys("Y")
+        machine.key_wait_ready(BOOT_TIMEOUT)
+
+
+def save_png(machine, path, scale=4):
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    rows = machine.pixels()
+    surface = pygame.Surface((len(rows[0]) * scale, len(rows) * scale))
+    surface.fill((0x9c, 0xa8, 0x8c))
+    on = (0x20, 0x24, 0x1c)
+    for y, row in enumerate(rows):
+        for x, value in enumerate(row):
+            if value:
+                surface.fill(on, (x * scale, y * scale, scale, scale))
+    pygame.image.save(surface, str(path))
+
+
+def cmd_run(args):
+    machine = _build_machine(args)
+    try:
+        if args.load:
+            _boot(machine)
+            _load(machine, args.load)
+        if not args.headless:
+            return _run_window(machine, args)
+        try:
+            machine.type_keys(args.keys)
+        except KeyScriptError as exc:
+            raise UsageError(f"--keys: {exc}") from None
+        machine.run_for(args.seconds)
+        if args.screen:
+            for line in machine.screen_text():
+                print(line)
+        if args.screenshot:
+            save_png(machine, args.screenshot)
+        print(f"emulated time: {machine.emulated_seconds:.3f} s", file=sys.stderr)
+        return 0
+    finally:
+        machine.save_card()
+
+
+def _run_window(machine, args):
+    try:
+        from emulator.frontend import run_window
+    except ImportError as exc:
+        raise UsageError(f"the window front-end is not available ({exc}); use --headless") from None
+    return run_window(machine, args)

@@ -1,0 +1,135 @@
+"""`pc1360 send` and `pc1360 receive`: programs to and from a real PC-1360 over its SIO
+port (the 15-pin connector, through a CE-130T or a level converter)."""
+
+import argparse
+import sys
+from pathlib import Path
+
+from pc1360.program import MAX_TYPED
+from tools import transfer
+from tools.fileio import write_atomic
+
+
+def register(subparsers):
+    send = subparsers.add_parser(
+        "send", help="send a program to LOAD \"COM:\" on the calculator",
+        description="Send a program (.bas source, or a .img image, listed first) as the "
+                    "text LOAD \"COM:\" expects, ending with 0x1A.")
+    send.add_argument("file", type=Path, metavar="FILE")
+    _line_options(send)
+    send.add_argument("--line-delay", type=_non_negative, default=100.0, metavar="MS",
+                      help="pause after each line so the calculator can store it "
+                           "(default 100, as PockEmul's SIO; 0 is fine with --handshake rts)")
+    send.set_defaults(handler=run_send)
+
+    receive = subparsers.add_parser(
+        "receive", help="receive a program from SAVE \"COM:\" on the calculator",
+        description="Capture what SAVE \"COM:\" sends, up to 0x1A or a silence, check that "
+                    "every line tokenizes, and write it as a listing or an image.")
+    receive.add_argument("out", type=Path, metavar="OUT")
+    _line_options(receive)
+    receive.add_argument("--format", choices=("bas", "img"),
+                         help="what to write (default: img for a .img OUT, else bas)")
+    receive.add_argument("--idle", type=_positive, default=3.0, metavar="S",
+                         help="a silence this long after data ends the transfer (default 3)")
+    receive.set_defaults(handler=run_receive)
+
+
+def _line_options(parser):
+    parser.add_argument("--port", required=True, metavar="PORT",
+                        help="serial port: a device (/dev/ttyUSB0, COM3), socket://HOST:PORT, loop://")
+    parser.add_argument("--baud", type=int, choices=transfer.BAUD_RATES, default=1200)
+    parser.add_argument("--parity", type=str.upper, choices=("N", "E", "O"), default="N")
+    parser.add_argument("--bits", type=int, choices=(7, 8), default=8)
+    parser.add_argument("--stop", type=int, choices=(1, 2), default=1)
+    parser.add_argument("--eol", type=str.upper, choices=tuple(transfer.EOL_CODES), default="L",
+                        help="line end, as in OPEN: C = CR, F = LF, L = CR+LF (default L)")
+    parser.add_argument("--handshake", choices=("rts", "none"), default="none",
+                        help="rts: hardware flow control (the calculator's RR on our CTS); "
+                             "none: rely on --line-delay (default)")
+    parser.add_argument("--timeout", type=_positive, default=60.0, metavar="S",
+                        help="how long to wait for the calculator to answer (default 60)")
+
+
+def _positive(text):
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be greater than 0, not {text}")
+    return value
+
+
+def _non_negative(text):
+    value = float(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
+    return value
+
+
+def _settings(args):
+    return transfer.Settings(baud=args.baud, parity=args.parity, bits=args.bits, stop=args.stop,
+                             eol=args.eol, handshake=args.handshake)
+
+
+def _fail(exc):
+    print(f"pc1360: {exc}", file=sys.stderr)
+    return 1
+
+
+def run_send(args):
+    settings = _settings(args)
+    try:
+        lines, warnings = transfer.load_program(args.file)
+        payload = transfer.listing_lines(lines, settings)
+    except transfer.TransferError as exc:
+        return _fail(exc)
+    for warning in warnings:
+        print(f"pc1360: warning: {warning}", file=sys.stderr)
+    for line, text in zip(lines, payload):
+        if len(text) > MAX_TYPED:
+            print(f"pc1360: warning: line {line.number} is {len(text)} characters, more than the "
+                  f"calculator's {MAX_TYPED}-character input line; LOAD \"COM:\" may cut it",
+                  file=sys.stderr)
+    print(f"On the PC-1360 type: {settings.open_statement()}  then  LOAD \"COM:\"")
+    chunks = transfer.wire_chunks(payload, settings)
+    progress = None
+    try:
+        with transfer.open_port(args.port, settings, args.timeout) as port:
+            progress = transfer.Progress("sending", total=sum(map(len, chunks)))
+            total = transfer.send(port, chunks, settings, timeout=args.timeout,
+                                  line_delay=args.line_delay / 1000, progress=progress)
+    except transfer.TransferError as exc:
+        if progress:
+            progress.abandon()
+        return _fail(exc)
+    progress.close(f"sent {len(payload)} lines, {total} bytes")
+    return 0
+
+
+def run_receive(args):
+    settings = _settings(args)
+    kind = args.format or ("img" if args.out.suffix.lower() == ".img" else "bas")
+    print(f"On the PC-1360 type: {settings.open_statement()}  then  SAVE \"COM:\"")
+    progress = None
+    try:
+        with transfer.open_port(args.port, settings, args.timeout) as port:
+            progress = transfer.Progress("receiving")
+            data, ended = transfer.receive(port, settings, timeout=args.timeout, idle=args.idle,
+                                           progress=progress)
+        text, program = transfer.parse_received(data, ended)
+    except transfer.TransferError as exc:
+        if progress:
+            progress.abandon()
+        return _fail(f"{exc}; {args.out} was not written")
+    progress.close(f"received {len(program.lines)} lines")
+    if not ended:
+        print(f"pc1360: warning: no 0x1A end mark; stopped after {args.idle:g} s of silence",
+              file=sys.stderr)
+    for warning in program.warnings:
+        print(f"pc1360: warning: received {warning}", file=sys.stderr)
+    content = program.image if kind == "img" else text.encode("utf-8")
+    try:
+        write_atomic(args.out, content)
+    except OSError as exc:
+        return _fail(f"cannot write {args.out}: {exc.strerror or exc}")
+    print(f"wrote {args.out} ({kind}, {len(content)} bytes)")
+    return 0

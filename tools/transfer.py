@@ -1,0 +1,343 @@
+"""Serial transfer to and from a real PC-1360 through its 15-pin SIO port (pyserial).
+
+What travels (basic_format.md §1.9): LOAD "COM:" on the pocket reads an ASCII listing
+line by line, tokenizing each line as if it were typed, and waits until the
+end-of-file code 0x1A arrives; SAVE "COM:" sends a program the same way. Each line ends
+with the end-of-line code chosen by the OPEN statement (C = CR, F = LF, L = CR+LF).
+
+Handshake: the pocket shows it can take data on RR and transmits only while its CS is
+active. With `handshake="rts"` the port uses pyserial's rtscts (the driver holds our
+output while CTS, wired to the pocket's RR, is off) and `send` also waits for CTS before
+the first byte so that "nobody there" is reported instead of silently buffered.
+Pseudo-terminals and sockets have no modem lines; use handshake "none" with them.
+
+Every failure is raised as TransferError with a one-line message that says what
+happened and what to check.
+"""
+
+import re
+import sys
+import time
+from dataclasses import dataclass
+
+import serial
+
+from emulator.serial_line import FrameFormat
+from pc1360 import charset
+from pc1360.errors import FormatError
+from pc1360.listing import list_line
+from pc1360.program import split_image
+from pc1360.tokenizer import parse_program
+
+EOF_CODE = 0x1A
+EOL_CODES = {"C": b"\r", "F": b"\n", "L": b"\r\n"}
+BAUD_RATES = (300, 600, 1200)  # hardware.md §3.9 (Lehmayr): the rates the SIO offers
+POLL = 0.02  # seconds between checks of a port that has nothing for us yet
+# The bytes a listing may hold: the codes with a character of their own (charset.py).
+# Controls would break the line structure (0x0D ends a line, 0x1A the transfer), and
+# 0xFE/0xFF mean token and end of program, never text.
+LISTING_BYTES = frozenset(charset.TO_TEXT)
+_LISTING_PIECES = re.compile(r"\\x([0-9A-Fa-f]{2})|(.)", re.DOTALL)
+
+
+class TransferError(Exception):
+    """A transfer failed; str() is one line: what happened and what to check."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    baud: int = 1200
+    parity: str = "N"
+    bits: int = 8
+    stop: int = 1
+    eol: str = "L"
+    handshake: str = "none"
+
+    def __post_init__(self):
+        if self.eol not in EOL_CODES:
+            raise ValueError(f"end of line must be C, F or L, not {self.eol!r}")
+        if self.handshake not in ("rts", "none"):
+            raise ValueError(f"handshake must be rts or none, not {self.handshake!r}")
+        self.frame  # validates baud, parity, bits and stop
+
+    @property
+    def frame(self):
+        return FrameFormat(self.baud, self.bits, self.parity, self.stop)
+
+    @property
+    def eol_bytes(self):
+        return EOL_CODES[self.eol]
+
+    def open_statement(self):
+        """What to type on the pocket: OPEN "baud,parity,bits,stop,code,eol,eof" with
+        code A (ASCII) and end of file &1A, the PC-1350/1360 form (basic_format.md §1.9)."""
+        return f'OPEN "{self.baud},{self.parity},{self.bits},{self.stop},A,{self.eol},&1A"'
+
+
+def open_port(url, settings, timeout):
+    """Open `url` (a device path, socket://host:port, loop:// ...) for a transfer."""
+    try:
+        return serial.serial_for_url(
+            url, baudrate=settings.baud, bytesize=settings.bits, parity=settings.parity,
+            stopbits=settings.stop, rtscts=settings.handshake == "rts",
+            timeout=POLL, write_timeout=timeout, exclusive=True)
+    except (serial.SerialException, OSError, ValueError) as exc:
+        raise TransferError(_open_failure(url, exc)) from None
+
+
+def _open_failure(url, exc):
+    code = getattr(exc, "errno", None)
+    if code in (2, 6, 19):  # ENOENT, ENXIO, ENODEV
+        return f"port {url} not found: check that the cable or adapter is plugged in and the name is right"
+    if code in (1, 13):  # EPERM, EACCES
+        return f"no permission to open {url}: add your user to the port's group (often dialout)"
+    if code in (11, 16):  # EAGAIN from the exclusive lock, EBUSY
+        return f"port {url} is busy: another program (a terminal, a modem manager) has it open"
+    return f"cannot open port {url}: {exc}"
+
+
+class Progress:
+    """A progress line on stderr: redrawn in place on a terminal, else one final line.
+
+    The rate counts from the first update, so time spent waiting for the calculator
+    (for CTS, or for someone to start SAVE "COM:") does not dilute it.
+    """
+
+    WIDTH = 24
+
+    def __init__(self, verb, total=None, stream=None, clock=time.monotonic):
+        self.verb = verb
+        self.total = total
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self.clock = clock
+        self.done = 0
+        self._first = None  # (time, bytes) at the first update
+        self._drawn = None  # time of the last redraw
+
+    def update(self, done):
+        now = self.clock()
+        if self._first is None:
+            self._first = (now, done)
+        self.done = done
+        if self.tty and (self._drawn is None or now - self._drawn >= 0.1):
+            self._drawn = now
+            self.stream.write("\r" + self._line(now) + "\x1b[K")
+            self.stream.flush()
+
+    def abandon(self):
+        """End a redrawn line before an error message is printed below it."""
+        if self._drawn is not None:
+            self.stream.write("\n")
+            self.stream.flush()
+
+    def close(self, note=""):
+        line = self._line(self.clock()) + (f"  {note}" if note else "")
+        self.stream.write(("\r" + line + "\x1b[K\n") if self.tty else line + "\n")
+        self.stream.flush()
+
+    def _line(self, now):
+        start, start_done = self._first or (now, 0)
+        elapsed = now - start
+        rate = (self.done - start_done) / elapsed if elapsed > 0 else 0.0
+        parts = [self.verb]
+        if self.total:
+            filled = self.WIDTH * self.done // self.total
+            parts.append("[" + "#" * filled + "-" * (self.WIDTH - filled) + "]")
+            parts.append(f"{100 * self.done // self.total:3d}%")
+            parts.append(f"{self.done}/{self.total} B")
+        else:
+            parts.append(f"{self.done} B")
+        parts.append(f"{rate:.0f} B/s" if rate else "- B/s")
+        if self.total and rate and self.done < self.total:
+            parts.append(f"{_clock_time((self.total - self.done) / rate)} left")
+        else:
+            parts.append(f"{_clock_time(elapsed)} elapsed")
+        return "  ".join(parts)
+
+
+def _clock_time(seconds):
+    seconds = int(seconds + 0.5)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def wire_chunks(lines, settings):
+    """What LOAD "COM:" expects for listing `lines` (bytes, no line ends): each line with
+    the OPEN end-of-line code, then 0x1A alone."""
+    return [line + settings.eol_bytes for line in lines] + [bytes([EOF_CODE])]
+
+
+def send(port, chunks, settings, *, timeout, line_delay=0.0, progress=None):
+    """Send `chunks` (from wire_chunks) one at a time, each put on the wire before the
+    next; `line_delay` seconds of pause after each line give the pocket time to store it
+    when there is no handshake. Returns the number of bytes sent."""
+    total = sum(map(len, chunks))
+    if settings.handshake == "rts":
+        _wait_for_cts(port, settings, timeout)
+    sent = 0
+    try:
+        for chunk in chunks:
+            port.write(chunk)
+            _drain(port, timeout)
+            sent += len(chunk)
+            if progress:
+                progress.update(sent)
+            if line_delay and chunk[-1] != EOF_CODE:
+                time.sleep(line_delay)
+    except serial.SerialTimeoutException:
+        raise TransferError(
+            f"the calculator stopped taking data after {sent} of {total} bytes (nothing went "
+            f"out for {timeout:g} s): check that LOAD \"COM:\" is still running and the cable "
+            "is in") from None
+    except (serial.SerialException, OSError) as exc:
+        raise TransferError(
+            f"connection lost after {sent} of {total} bytes ({_reason(exc)}): check the cable, "
+            "then press BRK on the calculator and start LOAD \"COM:\" again") from None
+    return total
+
+
+def _wait_for_cts(port, settings, timeout):
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            ready = port.cts
+        except (serial.SerialException, OSError) as exc:
+            raise TransferError(
+                f"{port.port} has no CTS line to wait on ({_reason(exc)}): pseudo-terminals "
+                "and sockets have no handshake lines, use --handshake none") from None
+        if ready:
+            return
+        if time.monotonic() >= deadline:
+            raise TransferError(
+                f"no answer: the calculator did not signal ready (its RR line, our CTS) within "
+                f"{timeout:g} s: check the cable and that LOAD \"COM:\" runs after "
+                f"{settings.open_statement()}, or use --handshake none")
+        time.sleep(POLL)
+
+
+def _drain(port, timeout):
+    """Wait until the driver has put our bytes on the wire, so progress means bytes sent."""
+    deadline = time.monotonic() + timeout
+    while _queued(port):
+        if time.monotonic() >= deadline:
+            raise serial.SerialTimeoutException("output stalled")
+        time.sleep(POLL)
+
+
+def _queued(port):
+    try:
+        return port.out_waiting
+    except AttributeError:  # socket:// keeps no output count; the OS buffers for it
+        return 0
+
+
+def receive(port, settings, *, timeout, idle, progress=None):
+    """Collect what SAVE "COM:" sends. Returns (data, ended): the bytes before 0x1A and
+    True, or, when the sender falls silent for `idle` seconds first, the bytes so far
+    and False. Nothing at all within `timeout` seconds is an error."""
+    data = bytearray()
+    start = last = time.monotonic()
+    try:
+        while True:
+            chunk = port.read(max(1, port.in_waiting))
+            now = time.monotonic()
+            if chunk:
+                end = chunk.find(EOF_CODE)
+                data += chunk if end < 0 else chunk[:end]
+                last = now
+                if progress:
+                    progress.update(len(data))
+                if end >= 0:
+                    return bytes(data), True
+            elif not data and now - start >= timeout:
+                raise TransferError(
+                    f"nothing received within {timeout:g} s: type {settings.open_statement()} "
+                    "and then SAVE \"COM:\" on the calculator, and check the cable")
+            elif data and now - last >= idle:
+                return bytes(data), False
+    except (serial.SerialException, OSError) as exc:
+        raise TransferError(
+            f"connection lost after {len(data)} bytes ({_reason(exc)}): check the cable and "
+            "run SAVE \"COM:\" again") from None
+
+
+def _reason(exc):
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+
+
+def load_program(path):
+    """The Lines of a program file and the warnings its parsing gave: a .img image as it
+    is, anything else as BASIC source text."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise TransferError(f"cannot read {path}: {_reason(exc)}") from None
+    try:
+        if path.suffix.lower() == ".img":
+            return split_image(data), []
+        parsed = parse_program(data)
+    except FormatError as exc:
+        raise TransferError(f"{path}:{exc}") from None
+    return parsed.lines, [f"{path}:{warning}" for warning in parsed.warnings]
+
+
+def listing_lines(lines, settings):
+    """Each Line as the bytes of a typed line, "10 PRINT ...", for LOAD "COM:".
+
+    The text is the lister's (full keyword names, the machine's own character codes,
+    π and √ as their single codes) with a space, not LIST's colon, after the line
+    number: "10 PRINT" is the form confirmed to type in (hardware.md §9).
+    """
+    out = []
+    for line in lines:
+        body = list_line(line)[len(str(line.number)) + 1:]
+        encoded = _machine_bytes(body)
+        for byte in encoded:
+            if byte not in LISTING_BYTES:
+                raise TransferError(
+                    f"line {line.number} holds the byte 0x{byte:02X}, which has no character a "
+                    "listing can carry, so LOAD \"COM:\" cannot reproduce it")
+            if byte > 0x7F and settings.bits == 7:
+                raise TransferError(
+                    f"line {line.number} holds the character code 0x{byte:02X}, which 7 data bits "
+                    "cannot carry: use --bits 8")
+        out.append(str(line.number).encode("ascii") + b" " + encoded)
+    return out
+
+
+def _machine_bytes(text):
+    """Listing text -> machine codes: \\xHH escapes stand for the byte HH."""
+    out = bytearray()
+    for escape, char in _LISTING_PIECES.findall(text):
+        out.append(int(escape, 16) if escape else charset.code_of(char))
+    return bytes(out)
+
+
+def parse_received(data, ended):
+    """What SAVE "COM:" sent -> (text, ParsedProgram), or TransferError saying where
+    the damage is. Accepts CR, LF or CR+LF line ends, whatever the OPEN statement chose.
+    A last line without its line end counts only when 0x1A closed the transfer: after
+    silence it means the sender was cut off."""
+    lines = re.split(rb"\r\n|\r|\n", data)
+    if lines[-1] == b"":
+        lines.pop()
+    elif not ended:
+        raise TransferError(
+            f"the transfer stopped in the middle of line {len(lines)} after {len(data)} bytes "
+            "(no 0x1A end mark, then silence): check the cable and run SAVE \"COM:\" again")
+    for number, line in enumerate(lines, 1):
+        for column, byte in enumerate(line, 1):
+            if byte not in LISTING_BYTES:
+                raise TransferError(
+                    f"received line {number}:{column}: byte 0x{byte:02X} is not listing text "
+                    "(line noise, or framing or parity errors): check that --baud, --parity, "
+                    "--bits and --stop match the OPEN statement on the calculator")
+    if not any(line.strip() for line in lines):
+        raise TransferError("the calculator sent no program lines (is there a program in memory?)")
+    text = "".join("".join(charset.TO_TEXT[byte] for byte in line) + "\n" for line in lines)
+    try:
+        return text, parse_program(text)
+    except FormatError as exc:
+        raise TransferError(
+            f"received line {exc.line}:{exc.column}: {exc.message} (garbled on the way, or not "
+            "a PC-1360 listing)") from None
