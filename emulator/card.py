@@ -64,6 +64,9 @@ class CardStore:
         self._saved = None
         self._last_save = time.monotonic()
         self.messages = []  # what the user should be told (a corrupt file set aside)
+        # Set by the machine the store is attached to: a card saved without its machine
+        # state would bring back the CLEAR question, whose natural answer wipes the card.
+        self.state_source = None
 
     def load(self):
         """(card bytes, machine state): (None, None) for a fresh card (no file, or a corrupt
@@ -83,6 +86,8 @@ class CardStore:
         return data, state
 
     def save(self, card, state=None):
+        if state is None and self.state_source:
+            state = self.state_source()
         blob = encode(card, state)
         if blob != self._saved:
             write_atomic(self.path, blob)

@@ -3,6 +3,8 @@
 import struct
 from dataclasses import dataclass
 
+from pc1360.ramcard import program_writes
+
 from . import keys, romset
 from .keyboard import Keyboard
 from .lcd import LCD
@@ -14,14 +16,7 @@ KEY_HOLD = 0.045  # seconds a typed key is held: 40 ms is needed, 20 ms is lost 
 KEY_GAP = 0.010  # seconds after a release before looking for the key-wait loop again
 READY_STROBES = 3  # 0x3F strobe writes (~1547 cycles apart) that show the key-wait loop
 READY_TIMEOUT = 3.0  # emulated seconds to wait for it; then the key is pressed anyway
-# BASIC pointers (hardware.md §4, §9). Pointers are little-endian.
-PROGRAM_START_PTR = 0xFFD7
-PROGRAM_END_PTR = 0xFFD9
-MERGE_PTR = 0xFFDB
-DIM_PTR = 0xFFDD  # the DIM area grows down from here towards the program
-FIXED_VARIABLES = 0xF9D0  # Z ... A, the same address on every card size (mirroring)
-END_PTR_COPIES = (0x283E, 0x8009)  # 0x283E mirrors to 0x293E; 0x8009 mirrors on small cards
-PROGRAM_OFFSET = 0x30  # the leading 0xFF sits at card start + 0x30
+DIM_PTR = 0xFFDD  # the DIM area, growing down towards the program (hardware.md §4)
 # Power-off state (kept with the card, see emulator/card.py): engine tag, ROM bank, strobe,
 # IA, IB, FO, control port; then system RAM 0x2800-0x3FFF; then the engine's own state.
 _STATE_HEADER = struct.Struct("<8s6B")
@@ -64,7 +59,7 @@ class PC1360:
         self.buzzer = Buzzer()
         self.cycles = 0
         self.off = False
-        self.card_store = None
+        self._card_store = None
         self.card_kb = card_kb
         if engine == "firmware" and roms is None:
             roms = romset.load(romset.resolve_dir(rom_dir))
@@ -123,7 +118,7 @@ class PC1360:
                 self.cycles += budget
             else:
                 self.cycles += self.engine.run(budget)
-        if self.card_store and self.card_store.due():
+        if self._card_store and self._card_store.due():
             self.save_card()
         return n + (self.cycles - target)
 
@@ -141,7 +136,8 @@ class PC1360:
 
     def key_wait_ready(self, timeout=READY_TIMEOUT):
         """Run until the firmware is in its key-wait loop (a few 0x3F strobe writes since
-        now); False if it did not get there within `timeout` emulated seconds."""
+        now); False if it did not get there within `timeout` emulated seconds (a program
+        polling INKEY$ never enters that loop)."""
         start = self.bus.keywait_count
         deadline = self.cycles + round(timeout * CYCLES_PER_SECOND)
         while self.bus.keywait_count - start < READY_STROBES:
@@ -150,23 +146,24 @@ class PC1360:
             self.run_cycles(512)
         return True
 
-    def tap(self, key, hold=KEY_HOLD):
-        """Press and release one key the way a person would: wait for the firmware to be
-        ready (not for BRK, which the CPU reads at any time), hold, release."""
+    def tap(self, key, hold=KEY_HOLD, timeout=READY_TIMEOUT):
+        """Press and release one key the way a person would: wait (up to `timeout`) for the
+        firmware to be ready (not for BRK, which the CPU reads at any time), hold, release."""
         if key != "BRK" and not self.off:
-            self.key_wait_ready()
+            self.key_wait_ready(timeout)
         self.press(key)
         self.run_for(hold)
         self.release(key)
         self.run_for(KEY_GAP)
 
-    def type_keys(self, script, hold=KEY_HOLD):
-        """Type a key script (emulator/keys.py syntax), e.g. '1+1{ENTER}'."""
+    def type_keys(self, script, hold=KEY_HOLD, timeout=READY_TIMEOUT):
+        """Type a key script (emulator/keys.py syntax), e.g. '1+1{ENTER}'. For a program that
+        polls INKEY$ (never in the key-wait loop) pass a short `timeout`."""
         for step in keys.parse(script):
             if isinstance(step, keys.Wait):
                 self.run_for(step.seconds)
             else:
-                self.tap(step.key, hold)
+                self.tap(step.key, hold, timeout)
 
     # -- output --------------------------------------------------------------------------
     def screen_text(self):
@@ -200,30 +197,34 @@ class PC1360:
     def card_data(self, slot=0):
         return self.bus.card_data(slot)
 
+    @property
+    def card_store(self):
+        """The card.CardStore that keeps the S1 card (saved every SAVE_INTERVAL while running)."""
+        return self._card_store
+
+    @card_store.setter
+    def card_store(self, store):
+        self._card_store = store
+        store.state_source = self.power_state
+
     def save_card(self):
         """Write the S1 card and the power-off state to `card_store` (if it changed)."""
-        self.card_store.save(self.card_data(), self.power_state())
+        self._card_store.save(self.card_data(), self.power_state())
 
     def load_program(self, image):
         """Put a tokenized program (the line records of a PocketTools .img, with or without
         its 0xFF end mark) on the card as CLOAD would: 0xFF, the lines, 0xFF at card start +
-        0x30, and the start, end and merge pointers (plus the ROM's copies of the end pointer)
-        set. The card must have been initialised by the firmware (the S1 CLEAR question)."""
-        image = bytes(image)
-        if image.endswith(b"\xff"):
-            image = image[:-1]
-        start = 0x10000 - self.card_kb * 1024 + PROGRAM_OFFSET
-        end = start + 1 + len(image)
-        variables = self.peek_word(DIM_PTR)
-        if end >= (variables if start < variables <= FIXED_VARIABLES else FIXED_VARIABLES):
-            raise ValueError(f"program of {len(image)} bytes does not fit the {self.card_kb} KB card")
-        for offset, value in enumerate(b"\xff" + image + b"\xff"):
-            self.poke(start + offset, value)
-        self.poke_word(PROGRAM_START_PTR, start)
-        self.poke_word(PROGRAM_END_PTR, end)
-        self.poke_word(MERGE_PTR, start)
-        for addr in END_PTR_COPIES:
-            self.poke_word(addr, end)
+        0x30, with the start, end and merge pointers and the ROM's copies of them set
+        (pc1360.ramcard). The card must have been initialised by the firmware (the S1 CLEAR
+        question). ValueError if the program does not fit below the DIM variables."""
+        writes = program_writes(image, self.card_kb)
+        start, block = writes[0]
+        end = start + len(block) - 1
+        if end >= self.peek_word(DIM_PTR):
+            raise ValueError(f"a program of {len(block) - 2} bytes does not fit below the DIM variables")
+        for address, data in writes:
+            for offset, value in enumerate(data):
+                self.poke(address + offset, value)
 
     # -- power-off state -----------------------------------------------------------------
     def power_state(self):

@@ -83,7 +83,9 @@ class Bus:
         self.ib_out = 0
         self.fo = 0
         self.control = 0
-        self.keywait_count = 0  # 0x3F strobe writes seen
+        # The key-wait loop's 0x3F strobe writes: how many, and the cycle of the last one
+        # (-1: none yet); the key drivers' sign that a key pressed now will be seen.
+        self.keywait_count = 0
         self.keywait_cycle = -1
 
     # -- memory ------------------------------------------------------------------

@@ -1,28 +1,19 @@
 """Program files onto the machine: one loader for the command line and the window.
 
 .bas (source text, tokenized by pc1360.tokenizer), .img (PocketTools program lines) and
-.tap/.wav (tape images, through the pc1360 tape codec when it is there) are put on the card
-as CLOAD would; .ram is a whole card image.
+.tap/.wav (tape images, decoded by pc1360.tape) are put on the card as CLOAD would; .ram is
+a whole card image. Format errors are pc1360.errors.FormatError, a ValueError.
 """
 
-import importlib
 from pathlib import Path
 
+from pc1360.tape import program_from_tape
 from pc1360.tokenizer import tokenize
 
 SUFFIXES = (".bas", ".img", ".ram", ".tap", ".wav")
 # End-of-program pointer and the copy the ROM keeps outside the card (hardware.md §4).
 END_PTR = 0xFFD9
 SYSTEM_END_PTR_COPY = 0x283E
-
-
-def _tape_image(blob, suffix):
-    """The program lines inside a tape image, via pc1360.tape (written by the format side)."""
-    try:
-        tape = importlib.import_module("pc1360.tape")
-    except ImportError:
-        raise ValueError(f"{suffix} files need the tape codec (pc1360.tape), which is not installed") from None
-    return tape.program_from_tape(blob, kind=suffix.lstrip("."))
 
 
 def read_program(path):
@@ -39,7 +30,7 @@ def read_program(path):
         return "image", blob
     if suffix == ".bas":
         return "image", tokenize(blob)  # FormatError is a ValueError naming line and column
-    return "image", _tape_image(blob, suffix)
+    return "image", program_from_tape(blob, kind=suffix.lstrip("."))
 
 
 def load_file(machine, path):

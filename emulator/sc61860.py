@@ -28,35 +28,12 @@ from emulator.optable import OPS
 # Internal RAM addresses of the registers.
 I, J, A, B, XL, XH, YL, YH, K, L, M, N = range(12)
 IA, IB, FO, CTRL = 0x5C, 0x5D, 0x5E, 0x5F
+# The register a block instruction's length comes from, named by the table's cycle formula.
+COUNTERS = {"I": I, "J": J}
 
 # State cells exposed as attributes, with the mask applied on assignment.
 _STATE = {"p": 0x7F, "q": 0x7F, "r": 0x7F, "dp": 0xFFFF, "pc": 0xFFFF, "c": 1, "z": 1,
           "d": 0xFF, "cycles": None, "write_floor": None, "bus": None}
-
-
-def _bcd_add(x, y, carry):
-    """Add two BCD bytes and a carry, low nibble first: (result, carry out).
-    Non-decimal nibbles follow the same rule and are cut to 4 bits (undefined on the chip)."""
-    lo = (x & 15) + (y & 15) + carry
-    hi = (x >> 4) + (y >> 4)
-    if lo > 9:
-        lo -= 10
-        hi += 1
-    if hi > 9:
-        return ((hi - 10) & 15) << 4 | (lo & 15), 1
-    return hi << 4 | lo, 0
-
-
-def _bcd_sub(x, y, borrow):
-    """Subtract y and a borrow from x in BCD: (result, borrow out)."""
-    lo = (x & 15) - (y & 15) - borrow
-    hi = (x >> 4) - (y >> 4)
-    if lo < 0:
-        lo += 10
-        hi -= 1
-    if hi < 0:
-        return ((hi + 10) & 15) << 4 | (lo & 15), 1
-    return hi << 4 | (lo & 15), 0
 
 
 def _wrapped_pc(pc):
@@ -65,9 +42,7 @@ def _wrapped_pc(pc):
     Past the top the PC continues at the bottom; an instruction whose operands straddle
     0xFFFF is retried from the equivalent negative PC, whose operand reads then index
     0xFFFE, 0xFFFF, 0x0000 ... in order."""
-    if pc > 0xFFFF:
-        return pc - 0x10000
-    if 0xFFFD <= pc:
+    if pc >= 0xFFFD:
         return pc - 0x10000
     if pc < -0x10000:
         return pc + 0x10000
@@ -495,9 +470,8 @@ def _build(cpu, mem, iram, bus):
             nonlocal r, cycles
             target = mem[pc + 1] << 8 | mem[pc + 2]
             ret = pc + 3
-            r = (r - 1) & 0x7F
-            iram[r] = (ret >> 8) & 0xFF
-            r = (r - 1) & 0x7F
+            iram[(r - 1) & 0x7F] = (ret >> 8) & 0xFF
+            r = (r - 2) & 0x7F
             iram[r] = ret & 0xFF
             cycles += cyc
             return target
@@ -511,9 +485,8 @@ def _build(cpu, mem, iram, bus):
             nonlocal r, cycles
             target = high | mem[pc + 1]
             ret = pc + 2
-            r = (r - 1) & 0x7F
-            iram[r] = (ret >> 8) & 0xFF
-            r = (r - 1) & 0x7F
+            iram[(r - 1) & 0x7F] = (ret >> 8) & 0xFF
+            r = (r - 2) & 0x7F
             iram[r] = ret & 0xFF
             cycles += cyc
             return target
@@ -538,9 +511,8 @@ def _build(cpu, mem, iram, bus):
             nonlocal r, d, cycles
             k, hi, lo = mem[pc + 1], mem[pc + 2], mem[pc + 3]
             d = k
-            r = (r - 1) & 0x7F
-            iram[r] = hi
-            r = (r - 1) & 0x7F
+            iram[(r - 1) & 0x7F] = hi
+            r = (r - 2) & 0x7F
             iram[r] = lo
             cycles += cyc
             return pc + 4
@@ -901,9 +873,10 @@ def _build(cpu, mem, iram, bus):
 
     # ---- block and string instructions ----------------------------------------------
 
-    def block_move(o, counter):
-        """MVW, MVB: (P) <- (Q), counter+1 bytes upwards; P and Q end past the block."""
-        base, per = o.cycles, o.per
+    def block_move(o):
+        """MVW, MVB: (P) <- (Q), I+1 or J+1 bytes (the table's counter) upwards; P and Q end
+        past the block. The count is taken first, so the block may overwrite I or J."""
+        base, per, counter = o.cycles, o.per, COUNTERS[o.var]
 
         def op(pc):
             nonlocal p, q, cycles
@@ -918,9 +891,9 @@ def _build(cpu, mem, iram, bus):
             return pc + 1
         return op
 
-    def block_exchange(o, counter):
-        """EXW, EXB: (P) <-> (Q), counter+1 bytes upwards."""
-        base, per = o.cycles, o.per
+    def block_exchange(o):
+        """EXW, EXB: (P) <-> (Q), I+1 or J+1 bytes upwards."""
+        base, per, counter = o.cycles, o.per, COUNTERS[o.var]
 
         def op(pc):
             nonlocal p, q, cycles
@@ -935,9 +908,9 @@ def _build(cpu, mem, iram, bus):
             return pc + 1
         return op
 
-    def block_move_dp(o, counter):
-        """MVWD, MVBD: (P) <- (DP), counter+1 bytes; DP ends on the last byte read."""
-        base, per = o.cycles, o.per
+    def block_move_dp(o):
+        """MVWD, MVBD: (P) <- (DP), I+1 or J+1 bytes; DP ends on the last byte read."""
+        base, per, counter = o.cycles, o.per, COUNTERS[o.var]
 
         def op(pc):
             nonlocal p, dp, cycles
@@ -953,9 +926,9 @@ def _build(cpu, mem, iram, bus):
             return pc + 1
         return op
 
-    def block_exchange_dp(o, counter):
-        """EXWD, EXBD: (P) <-> (DP), counter+1 bytes; DP ends on the last byte."""
-        base, per = o.cycles, o.per
+    def block_exchange_dp(o):
+        """EXWD, EXBD: (P) <-> (DP), I+1 or J+1 bytes; DP ends on the last byte."""
+        base, per, counter = o.cycles, o.per, COUNTERS[o.var]
 
         def op(pc):
             nonlocal p, dp, cycles
@@ -965,7 +938,10 @@ def _build(cpu, mem, iram, bus):
                 if k:
                     addr = (addr + 1) & 0xFFFF
                 v = mem[addr]
-                write(addr, iram[pp])
+                if addr >= write_floor:
+                    mem[addr] = iram[pp]
+                else:
+                    bus.write(addr, iram[pp])
                 iram[pp] = v
                 pp = (pp + 1) & 0x7F
             p, dp = pp, addr
@@ -1059,32 +1035,74 @@ def _build(cpu, mem, iram, bus):
 
     def bcd(o, subtract, with_q):
         """ADN SBN (operand A, then only the carry ripples) and ADW SBW (operand (Q)):
-        I+1 bytes from (P) downwards. P ends at P-I-1; ADW/SBW leave Q at Q-I-2.
-        Z <- every result byte is 0; C <- the final carry or borrow."""
+        I+1 bytes from (P) downwards, low nibble first, each nibble adjusted by 10.
+        P ends at P-I-1; ADW/SBW leave Q at Q-I-2. Z <- every result byte is 0;
+        C <- the final carry or borrow. Nibbles above 9 follow the same rule, cut to
+        4 bits (the chip's result is unknown). The arithmetic is inline: BCD runs
+        byte by byte in the firmware's number crunching, a call per byte would show."""
         base, per = o.cycles, o.per
-        fn = _bcd_sub if subtract else _bcd_add
-
-        def op(pc):
-            nonlocal p, q, c, z, cycles
-            n, pp, qq = iram[I], p, q
-            carry, nonzero = 0, 0
-            y = iram[A]
-            for _ in range(n + 1):
+        if subtract:
+            def op(pc):
+                nonlocal p, q, c, z, cycles
+                n, pp, qq = iram[I], p, q
+                borrow = nonzero = 0
+                y = iram[A]
+                for _ in range(n + 1):
+                    if with_q:
+                        y = iram[qq]
+                        qq = (qq - 1) & 0x7F
+                    x = iram[pp]
+                    lo = (x & 15) - (y & 15) - borrow
+                    hi = (x >> 4) - (y >> 4)
+                    if lo < 0:
+                        lo += 10
+                        hi -= 1
+                    borrow = hi < 0
+                    if borrow:
+                        hi += 10
+                    v = (hi & 15) << 4 | (lo & 15)
+                    iram[pp] = v
+                    nonzero |= v
+                    y = 0
+                    pp = (pp - 1) & 0x7F
+                p = pp
                 if with_q:
-                    y = iram[qq]
-                    qq = (qq - 1) & 0x7F
-                v, carry = fn(iram[pp], y, carry)
-                iram[pp] = v
-                nonzero |= v
-                y = 0
-                pp = (pp - 1) & 0x7F
-            p = pp
-            if with_q:
-                q = (qq - 1) & 0x7F
-            c = carry
-            z = nonzero == 0
-            cycles += base + per * n
-            return pc + 1
+                    q = (qq - 1) & 0x7F
+                c = borrow
+                z = not nonzero
+                cycles += base + per * n
+                return pc + 1
+        else:
+            def op(pc):
+                nonlocal p, q, c, z, cycles
+                n, pp, qq = iram[I], p, q
+                carry = nonzero = 0
+                y = iram[A]
+                for _ in range(n + 1):
+                    if with_q:
+                        y = iram[qq]
+                        qq = (qq - 1) & 0x7F
+                    x = iram[pp]
+                    lo = (x & 15) + (y & 15) + carry
+                    hi = (x >> 4) + (y >> 4)
+                    if lo > 9:
+                        lo -= 10
+                        hi += 1
+                    carry = hi > 9
+                    if carry:
+                        hi -= 10
+                    v = (hi & 15) << 4 | (lo & 15)
+                    iram[pp] = v
+                    nonzero |= v
+                    y = 0
+                    pp = (pp - 1) & 0x7F
+                p = pp
+                if with_q:
+                    q = (qq - 1) & 0x7F
+                c = carry
+                z = not nonzero
+                cycles += base + per * n
+                return pc + 1
         return op
 
     # ---- ports, timing ---------------------------------------------------------------
@@ -1092,26 +1110,56 @@ def _build(cpu, mem, iram, bus):
     def port_in(o, port):
         """INA, INB: A <- the port, Z <- (A == 0)."""
         cyc = o.cycles
-
-        def op(pc):
-            nonlocal z, cycles
-            v = (bus.ina() if port == "a" else bus.inb()) & 0xFF
-            iram[A] = v
-            z = v == 0
-            cycles += cyc
-            return pc + 1
+        if port == "a":
+            def op(pc):
+                nonlocal z, cycles
+                v = bus.ina() & 0xFF
+                iram[A] = v
+                z = v == 0
+                cycles += cyc
+                return pc + 1
+        else:
+            def op(pc):
+                nonlocal z, cycles
+                v = bus.inb() & 0xFF
+                iram[A] = v
+                z = v == 0
+                cycles += cyc
+                return pc + 1
         return op
 
-    def port_out(o, latch, method):
-        """OUTA OUTB OUTF OUTC: send the latch byte to the port, Q <- the latch address."""
+    def port_out(o, latch):
+        """OUTA OUTB OUTF OUTC: send the latch byte to the port, Q <- the latch address.
+        One closure per port keeps the keyboard-scan OUTA free of a method lookup by name."""
         cyc = o.cycles
-
-        def op(pc):
-            nonlocal q, cycles
-            q = latch
-            getattr(bus, method)(iram[latch])
-            cycles += cyc
-            return pc + 1
+        if latch == IA:
+            def op(pc):
+                nonlocal q, cycles
+                q = IA
+                bus.outa(iram[IA])
+                cycles += cyc
+                return pc + 1
+        elif latch == IB:
+            def op(pc):
+                nonlocal q, cycles
+                q = IB
+                bus.outb(iram[IB])
+                cycles += cyc
+                return pc + 1
+        elif latch == FO:
+            def op(pc):
+                nonlocal q, cycles
+                q = FO
+                bus.outf(iram[FO])
+                cycles += cyc
+                return pc + 1
+        else:
+            def op(pc):
+                nonlocal q, cycles
+                q = CTRL
+                bus.outc(iram[CTRL])
+                cycles += cyc
+                return pc + 1
         return op
 
     def test(o):
@@ -1128,13 +1176,12 @@ def _build(cpu, mem, iram, bus):
 
     def xin_wait(o, level):
         """CUP (waits for Xin = 1), CDN (Xin = 0): up to I+1 polls, P++ after each miss.
-        Z <- 0 when the level was seen, 1 on timeout. Cycles grow with each poll, so a
-        bus reading the time sees it advance while the CPU waits."""
+        Z <- 0 when the level was seen, 1 on timeout. Each poll costs `per` cycles and
+        the counter grows with them, so the bus sees time pass while the CPU waits."""
         base, per = o.cycles, o.per
 
         def op(pc):
             nonlocal p, z, cycles
-            cycles += base - per
             found = 0
             for _ in range(iram[I] + 1):
                 seen = bus.xin()
@@ -1144,6 +1191,7 @@ def _build(cpu, mem, iram, bus):
                     break
                 p = (p + 1) & 0x7F
             z = not found
+            cycles += base - per
             return pc + 1
         return op
 
@@ -1229,23 +1277,23 @@ def _build(cpu, mem, iram, bus):
         "ADB": lambda o: adb_sbb(o, False), "SBB": lambda o: adb_sbb(o, True),
         "SL": lambda o: shift_a(o, True), "SR": lambda o: shift_a(o, False),
         "SC": lambda o: set_carry(o, 1), "RC": lambda o: set_carry(o, 0),
-        "MVW": lambda o: block_move(o, I), "MVB": lambda o: block_move(o, J),
-        "EXW": lambda o: block_exchange(o, I), "EXB": lambda o: block_exchange(o, J),
-        "MVWD": lambda o: block_move_dp(o, I), "MVBD": lambda o: block_move_dp(o, J),
-        "EXWD": lambda o: block_exchange_dp(o, I), "EXBD": lambda o: block_exchange_dp(o, J),
+        "MVW": block_move, "MVB": block_move, "EXW": block_exchange, "EXB": block_exchange,
+        "MVWD": block_move_dp, "MVBD": block_move_dp,
+        "EXWD": block_exchange_dp, "EXBD": block_exchange_dp,
         "FILM": film, "FILD": fild, "DATA": data,
         "SRW": lambda o: nibble_shift(o, False), "SLW": lambda o: nibble_shift(o, True),
         "ADN": lambda o: bcd(o, False, False), "SBN": lambda o: bcd(o, True, False),
         "ADW": lambda o: bcd(o, False, True), "SBW": lambda o: bcd(o, True, True),
         "INA": lambda o: port_in(o, "a"), "INB": lambda o: port_in(o, "b"),
-        "OUTA": lambda o: port_out(o, IA, "outa"), "OUTB": lambda o: port_out(o, IB, "outb"),
-        "OUTF": lambda o: port_out(o, FO, "outf"), "OUTC": lambda o: port_out(o, CTRL, "outc"),
+        "OUTA": lambda o: port_out(o, IA), "OUTB": lambda o: port_out(o, IB),
+        "OUTF": lambda o: port_out(o, FO), "OUTC": lambda o: port_out(o, CTRL),
         "TEST": test, "CUP": lambda o: xin_wait(o, 1), "CDN": lambda o: xin_wait(o, 0),
         "WAIT": wait, "NOPW": nop, "NOPT": nop, "UNDEF": nop, "RZ": rz,
     }
 
     def logged(opcode, handler):
-        """Count executions of an undocumented opcode per (address, opcode) for the machine's log."""
+        """Count each execution of an undocumented opcode, keyed (address, opcode), for the
+        machine to log; documented opcodes pay nothing for it."""
         def op(pc):
             undocumented[(pc & 0xFFFF, opcode)] += 1
             return handler(pc)

@@ -4,10 +4,10 @@ Shared by the PC-side transfer tools' tests and, later, the emulator's 15-pin SI
 the firmware bit-bangs SD and samples RD, so the emulated machine needs a line it can
 read at any cycle (`Transmitter`) and a decoder for the levels it writes (`Receiver`).
 
-Levels here are logical UART levels: MARK (1) is idle and the stop bit, SPACE (0) the
-start bit. The PC-1360 connector carries them inverted (0 V = mark, hardware.md §3.9,
-basic_format.md §1.9); whichever polarity the port bits turn out to have is applied at
-the pin, not here.
+Levels in the line model are logical UART levels: MARK (1) is idle and the stop bit,
+SPACE (0) the start bit. `SioPort` puts the model on the PC-1360's port bits, where the
+data lines are inverted (0 V = mark, basic_format.md §1.9): its docstring lists the bits
+and what the real firmware was seen doing with them.
 
 A frame is: one start bit, 7 or 8 data bits least significant first, an optional
 parity bit (even or odd), then 1 or 2 stop bits.
@@ -215,9 +215,99 @@ class Receiver:
         value = sum(bit << i for i, bit in enumerate(bits[1:1 + fmt.data_bits]))
         expected = parity_bit(value, fmt.data_bits, fmt.parity)
         parity_error = expected is not None and bits[1 + fmt.data_bits] != expected
-        frame = Frame(value, self._frame_start, framing_error=bits[-1] != MARK, parity_error=parity_error)
+        frame = Frame(value, self._frame_start, framing_error=bits[-1] != MARK,
+                      parity_error=parity_error)
         self._frame_start = None
         return frame
+
+
+# The 15-pin SIO on the PC-1360's ports (hardware.md §3.6, §3.9; bits counted from 0).
+FO_SD = 0x02  # OUTF bit 1: SD, transmit data
+SIO_LATCH = 0x3800  # a write-only latch; bit 0 drives BUSY on the 11-pin connector
+LATCH_ER = 0x02  # bit 1: ER, terminal ready (the port is OPEN)
+LATCH_RR = 0x04  # bit 2: RR, ready to receive
+LATCH_RS = 0x08  # bit 3: RS, request to send
+IB_RD = 0x20  # INB bit 5: RD, receive data
+IB_CS = 0x40  # INB bit 6: CS, clear to send
+IB_CD = 0x80  # INB bit 7: CD, carrier detect
+
+
+class SioPort:
+    """The PC-1360's side of the 15-pin SIO at port-bit level, with a host at the far end.
+
+    The machine's bus calls `outf`, `latch` (for writes to SIO_LATCH) and `inb_bits` with
+    the CPU cycle; the host (a serial bridge, a test) calls `host_send`, `host_receive`.
+
+    Seen with the real firmware in the emulator (tests/tools/test_serial_firmware.py):
+    the port bits are the pin levels, so SD and RD carry the line inverted (a start bit
+    is 1, idle 0), the handshake lines are active high. OPEN sets ER; LOAD raises RR
+    while it can take a line and drops it while it stores one (bytes sent then are
+    lost); SAVE raises RS and sends only while CS is high.
+
+    The host acts as a PC with RTS/CTS handshake wired as the CE-130T does: it holds CS
+    and CD high while `host_ready`, and starts a byte towards the pocket only while the
+    pocket's ER and RR are high; with `flow_control=False` it sends regardless, as a PC
+    on a cable without RR does. `fmt` must match the OPEN statement the firmware ran.
+    """
+
+    def __init__(self, fmt, flow_control=True):
+        self.fmt = fmt
+        self.flow_control = flow_control
+        self.host_ready = True
+        self.errors = []  # damaged frames the pocket sent
+        self._tx = Transmitter(fmt)
+        self._rx = Receiver(fmt)
+        self._pending = deque()
+        self._received = bytearray()
+        self._latch = 0
+
+    # -- the pocket's side ----------------------------------------------------------
+    def outf(self, value, cycle):
+        self._take(self._rx.edge(cycle, MARK if not value & FO_SD else SPACE))
+
+    def latch(self, value, cycle):
+        self._latch = value
+        self._feed(cycle)
+
+    def inb_bits(self, cycle):
+        self._feed(cycle)
+        bits = IB_CS | IB_CD if self.host_ready else 0
+        return bits | (IB_RD if self._tx.level(cycle) == SPACE else 0)
+
+    def _feed(self, cycle):
+        ready = LATCH_ER | LATCH_RR
+        if not self._pending or self._tx.free_at > cycle:
+            return
+        if self._latch & ready == ready or not self.flow_control:
+            self._tx.send((self._pending.popleft(),), cycle)
+
+    def _take(self, frames):
+        for frame in frames:
+            if frame.ok:
+                self._received.append(frame.value)
+            else:
+                self.errors.append(frame)
+
+    # -- the host's side -------------------------------------------------------------
+    @property
+    def request_to_send(self):
+        """The pocket's RS: it has data for the host (SAVE waits for CS)."""
+        return bool(self._latch & LATCH_RS)
+
+    @property
+    def host_pending(self):
+        """Bytes queued by the host that have not started towards the pocket."""
+        return len(self._pending)
+
+    def host_send(self, data):
+        self._pending.extend(data)
+
+    def host_receive(self, cycle):
+        """The bytes the pocket has sent up to `cycle`, each returned once."""
+        self._take(self._rx.flush(cycle))
+        data = bytes(self._received)
+        self._received.clear()
+        return data
 
 
 def decode(edges, fmt, end):

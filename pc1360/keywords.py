@@ -3,6 +3,12 @@
 keywords.csv lists them in the order of the ROM's own table (bank 0, &58E9), which is the
 order the ROM searches when it expands an abbreviation such as "P." (basic_format.md
 §1.1-1.3). This one table drives the tokenizer and the lister.
+
+The column "typed" is 0 for the eight keywords the firmware does not recognise when a
+line is typed (WIDTH and the seven Kanji functions of the Japanese model): it stores
+their letters instead, and no abbreviation leads to them (tests/emulator/
+test_firmware_tokenizer.py; checked by typing into the real firmware). The lister
+still knows their tokens.
 """
 
 import csv
@@ -20,6 +26,7 @@ class Keyword:
     code: int  # the byte after 0xFE
     rom_index: int  # position in the ROM table: the abbreviation search order
     flag: int  # high nibble of the ROM length byte (meaning not documented)
+    typed: bool  # recognised by the firmware when a line is typed
 
     @property
     def token(self):
@@ -29,19 +36,20 @@ class Keyword:
 def _load():
     text = resources.files(__package__).joinpath("keywords.csv").read_text(encoding="ascii")
     rows = csv.DictReader(io.StringIO(text))
-    return tuple(Keyword(r["name"], int(r["code"], 16), int(r["rom_index"]), int(r["flag"], 16))
-                 for r in rows)
+    return tuple(Keyword(r["name"], int(r["code"], 16), int(r["rom_index"]), int(r["flag"], 16),
+                         r["typed"] == "1") for r in rows)
 
 
 KEYWORDS = tuple(sorted(_load(), key=lambda k: k.rom_index))  # ROM search order
 BY_NAME = {k.name: k for k in KEYWORDS}
 BY_CODE = {k.code: k for k in KEYWORDS}
+TYPED = tuple(k for k in KEYWORDS if k.typed)
 
 
 def resolve_abbreviation(prefix):
-    """The keyword that `prefix` followed by "." stands for: the first keyword in ROM
-    order whose name starts with it, or None."""
-    return next((k for k in KEYWORDS if k.name.startswith(prefix)), None)
+    """The keyword that `prefix` followed by "." stands for: the first typed keyword in
+    ROM order whose name starts with it, or None."""
+    return next((k for k in TYPED if k.name.startswith(prefix)), None)
 
 
 def shortest_abbreviation(keyword):
@@ -62,7 +70,7 @@ def abbreviations():
     it; basic_format.md §1.3).
     """
     table = {}
-    for keyword in KEYWORDS:
+    for keyword in TYPED:
         for length in range(1, len(keyword.name) + 1):
             prefix = keyword.name[:length]
             chosen = resolve_abbreviation(prefix)
@@ -81,11 +89,12 @@ def typed_cost(keyword):
 ABBREVIATIONS = abbreviations()
 TYPED_COST = {k.code: typed_cost(k) for k in KEYWORDS}
 
-# After these a literal line number is stored as 0x1F hi lo (basic_format.md §1.5) ...
-LINE_NUMBER_TRIGGERS = frozenset(BY_NAME[n].code for n in
-                                 ("GOTO", "GOSUB", "THEN", "RUN", "LIST", "RESTORE", "ARUN",
-                                  "AUTOGOTO"))
-# ... and after these, every comma-separated number of the statement too.
-LINE_NUMBER_LISTS = frozenset(BY_NAME[n].code for n in
-                              ("ON", "LLIST", "DELETE", "RENUM", "CHAIN"))
+# Where the firmware stores a literal line number as 0x1F hi lo. Observed by typing into
+# the real firmware (these differ from PocketTools' list in basic_format.md §1.5): after
+# GOTO and GOSUB every comma-separated item of the statement that is a plain number; after
+# THEN, RESTORE, ARUN and AUTOGOTO only the first item. Never after RUN, LIST, LLIST,
+# CHAIN, DELETE or RENUM. The item must end at ",", ":" or the end of the line, and the
+# number be a possible line number (1 to 65279).
+LINE_NUMBER_LISTS = frozenset(BY_NAME[n].code for n in ("GOTO", "GOSUB"))
+LINE_NUMBER_FIRST = frozenset(BY_NAME[n].code for n in ("THEN", "RESTORE", "ARUN", "AUTOGOTO"))
 REM = BY_NAME["REM"].code

@@ -8,11 +8,14 @@ it, preceded by one; everything else is shown as stored. A compiled line referen
 Escapes: a byte that has no character (or, in an ASCII listing, no ASCII character) is
 written \\xHH, which the tokenizer reads back as that very byte. Bytes the tokenizer would
 not store as shown (a space or a lower-case letter outside a string, a space at the start
-of REM text) are escaped too. Every line is checked by tokenizing it again; when that
-does not give back the stored bytes (a program the tokenizer could not have produced,
-such as keyword letters stored as plain text) the line is written in a safer form, and at
-last with every byte escaped. So tokenize(list_program(image)) == image for every image
-whose lines are sorted, unique and typeable (program.typed_length).
+of REM text, the token of a keyword the firmware does not accept when typed) are escaped
+too. Every line is checked by tokenizing it again; when that does not give back the
+stored bytes (a program the tokenizer could not have produced, such as keyword letters
+stored as plain text, or a line number stored as 0x1F hi lo where the firmware keeps
+digits) the line is written with its plain letters, digits and line references escaped,
+and at last with every byte escaped. So tokenize(list_program(image)) == image for every image
+whose lines are sorted and unique and can be typed (program.typed_length); with
+long_lines=True for lines that are longer.
 """
 
 from . import charset
@@ -35,19 +38,19 @@ def list_program(image, *, ascii=False, problems=None):
 
 def list_line(line, *, ascii=False):
     """The text of one Line, without a newline."""
-    for form in (_NICE, _SPACED):
+    for form in (_NICE, _CAREFUL):
         text = f"{line.number}:{_body_text(line.body, ascii, form)}"
         if _reads_back(text, line):
             return text
     return f"{line.number}:" + "".join(f"\\x{byte:02X}" for byte in line.body)
 
 
-_NICE, _SPACED = "nice", "spaced"  # _SPACED puts a space after every plain letter
+_NICE, _CAREFUL = "nice", "careful"
 
 
 def _reads_back(text, line):
     try:
-        return tokenize_line(text) == line
+        return tokenize_line(text, long_lines=True) == line
     except FormatError:
         return False
 
@@ -59,33 +62,37 @@ def _body_text(body, ascii, form):
     in_string = False
     while i < len(body):
         byte = body[i]
+        keyword = BY_CODE.get(body[i + 1]) if byte == PREFIX and i + 1 < len(body) else None
         if in_string:
             out.append(_char(byte, glyphs))
             in_string = byte != _QUOTE
             i += 1
-        elif byte == PREFIX and i + 1 < len(body) and body[i + 1] in BY_CODE:
+        elif keyword is not None and keyword.typed:
             # a keyword stands between spaces; that after it is written only when
             # something follows, so a line never ends in a space the machine did not store
             if out and not out[-1].endswith(" "):
                 out.append(" ")
-            out.append(BY_CODE[body[i + 1]].name)
+            out.append(keyword.name)
             i += 2
-            if body[i - 1] == REM:
+            if keyword.code == REM:
                 if i < len(body):
                     out.append(" " + _rem_text(body[i:], glyphs))
                 break
             if i < len(body):
                 out.append(" ")
-        elif byte == LINE_REF and i + 2 < len(body):
+        elif byte == LINE_REF and i + 2 < len(body) and form == _NICE:
             out.append(str(body[i + 1] << 8 | body[i + 2]))
             i += 3
+        elif keyword is not None:  # the firmware would store its letters
+            out.append(f"\\x{byte:02X}\\x{keyword.code:02X}")
+            i += 2
         else:
-            if byte == _SPACE or 0x61 <= byte <= 0x7A:
-                out.append(f"\\x{byte:02X}")  # would be dropped or upper-cased
+            careful = form == _CAREFUL and (chr(byte).isalnum() or byte in b".$" or
+                                            byte == LINE_REF)
+            if byte == _SPACE or 0x61 <= byte <= 0x7A or careful:
+                out.append(f"\\x{byte:02X}")  # would be dropped, upper-cased or re-read
             else:
                 out.append(_char(byte, glyphs))
-                if form == _SPACED and 0x41 <= byte <= 0x5A:
-                    out.append(" ")
             in_string = byte == _QUOTE
             i += 1
     return "".join(out)

@@ -13,6 +13,7 @@ from .keywords import LINE_REF, PREFIX, TYPED_COST
 
 MAX_LINE_NUMBER = 0xFEFF  # 65279: a line number never has 0xFF as its high byte
 MAX_TYPED = 80  # the input buffer at &FD20 holds 80 characters
+MAX_STORED = 0xFF  # LEN is one byte
 END_MARK = 0xFF
 CR = 0x0D
 
@@ -53,11 +54,11 @@ def typed_length(line):
     return cost
 
 
-def split_image(data, start=0, end=None, problems=None):
+def split_image(data, start=0, end=None, problems=None, *, blocks=True):
     """The Lines of the image held in data[start:end].
 
     A 0xFF where a line would start ends a MERGE block; the lines of every block are
-    returned in order. Damage (a line running past the end, LEN 0, no 0x0D where LEN says
+    returned in order (with blocks=False the first such 0xFF ends the image). Damage (a line running past the end, LEN 0, no 0x0D where LEN says
     the line ends) raises FormatError naming the byte offset. Given a `problems` list
     (salvage), the lines before the damage are returned and the error is appended to it.
     """
@@ -66,6 +67,8 @@ def split_image(data, start=0, end=None, problems=None):
     pos = start
     while pos < end:
         if data[pos] == END_MARK:
+            if not blocks:
+                break
             pos += 1
             continue
         try:

@@ -1,13 +1,15 @@
 """Source text -> stored program, the way the PC-1360 stores a line typed in PRO mode.
 
-- Keywords become 0xFE, code. At each place the longest keyword wins (TOTAL is TO, TAL);
-  a keyword never spans a space. Lower-case keywords are accepted.
+- Outside strings and REM text spaces are dropped first and letters are upper-cased;
+  keywords are found in what is left, so spaces never separate them (the firmware reads
+  "G OTO" as GOTO and "IF A P." as IF APPEND). Strings and REM text are stored as typed
+  (the spaces right after REM are dropped).
+- Keywords become 0xFE, code. At each place the longest keyword wins (TOTAL is TO, TAL).
+  Lower-case keywords are accepted.
 - "P." and the other abbreviations expand to the first keyword in ROM order whose name
   starts with the letters before the dot (keywords.py).
-- A literal line number after GOTO, GOSUB, THEN ... is stored as 0x1F, high, low
-  (basic_format.md §1.5); all other numbers stay ASCII.
-- Outside strings and REM text spaces are dropped and letters are upper-cased. Strings
-  and REM text are stored as typed (the spaces right after REM are dropped).
+- A literal line number after GOTO, GOSUB, THEN ... is stored as 0x1F, high, low (the
+  firmware's rules are in keywords.py); all other numbers stay ASCII.
 - One ':' straight after the line number only separates it from the body (LIST shows
   "10:PRINT ..."), so it is not stored.
 
@@ -25,9 +27,9 @@ from dataclasses import dataclass, field
 
 from . import charset
 from .errors import FormatError
-from .keywords import (ABBREVIATIONS, BY_NAME, LINE_NUMBER_LISTS, LINE_NUMBER_TRIGGERS, REM,
-                       LINE_REF, PREFIX)
-from .program import MAX_LINE_NUMBER, MAX_TYPED, Line, build_image, typed_length
+from .keywords import (ABBREVIATIONS, LINE_NUMBER_FIRST, LINE_NUMBER_LISTS, LINE_REF, PREFIX,
+                       REM, TYPED)
+from .program import MAX_LINE_NUMBER, MAX_STORED, MAX_TYPED, Line, build_image, typed_length
 
 RAW = 0x100  # offset of escaped bytes in the working string
 
@@ -52,7 +54,7 @@ def _trie_pattern(words):
     return emit(trie)
 
 
-_WORDS = {k.name: k.code for k in BY_NAME.values()}
+_WORDS = {k.name: k.code for k in TYPED}
 _WORDS.update({form: k.code for form, k in ABBREVIATIONS.items()})
 # Split upper-cased text outside strings at its keywords (the capture group keeps them).
 # Scanning left to right, the longest keyword or abbreviation at each place wins.
@@ -61,22 +63,18 @@ _STRINGS = re.compile(r'("[^"]*"?)')
 _TOKEN_TEXT = {code: chr(PREFIX) + chr(code) for code in _WORDS.values()}
 _UNRAW = {RAW + byte: byte for byte in range(256)}  # escaped bytes back to plain codes
 _UPPER = {c: c - 32 for c in range(ord("a"), ord("z") + 1)}  # ASCII letters only
-_OUTSIDE = {**_UNRAW, ord(" "): None}  # spaces outside strings are not stored
 _LINE_START = re.compile(r"[ \t]*(?:([0-9]+) *:?)?")
 _PLAIN_ASCII = re.compile(r"[\x20-\x5b\x5d-\x7e]*\Z")  # printable ASCII but the backslash
 _ESCAPE = re.compile(r"\\x([0-9A-Fa-f]{2})")
-_LINE_NUMBER_CODES = LINE_NUMBER_TRIGGERS | LINE_NUMBER_LISTS
+_LINE_NUMBER_CODES = LINE_NUMBER_FIRST | LINE_NUMBER_LISTS
 # Pieces of a tokenized body for the line-number pass: a string or REM to its end, a
 # keyword, digits, one of : , ( ), or a run of anything else.
 _PIECES = re.compile('"[^"]*"?|\xfe\x59.*|\xfe.|[0-9]+|[:,()]|[^"\xfe0-9:,()]+', re.DOTALL)
-
-# The common case, no list keyword in the line: digits right after a trigger keyword that
-# end the statement. Strings and REM text are matched whole so that nothing in them counts.
-_TRIGGERS = "".join(re.escape(chr(code)) for code in sorted(LINE_NUMBER_TRIGGERS))
-_SIMPLE_REFERENCE = re.compile(
-    f'"[^"]*"?|\xfe\x59.*|(\xfe[{_TRIGGERS}])([0-9]+)(?=:|\Z)', re.DOTALL)
-_LIST_KEYWORD = re.compile("\xfe[" + "".join(re.escape(chr(c)) for c in sorted(LINE_NUMBER_LISTS))
-                           + "]")
+# The common case, the first item after the keyword. Strings and REM text are matched
+# whole so that nothing in them counts.
+_FIRST_ITEM = re.compile('"[^"]*"?|\xfe\x59.*|(\xfe[%s])([0-9]+)(?=[:,]|\\Z)' % "".join(
+    re.escape(chr(code)) for code in sorted(_LINE_NUMBER_CODES)), re.DOTALL)
+_LIST_KEYWORD = re.compile("\xfe[%s]" % "".join(re.escape(chr(c)) for c in sorted(LINE_NUMBER_LISTS)))
 
 
 @dataclass
@@ -89,17 +87,21 @@ class ParsedProgram:
         return build_image(self.lines)
 
 
-def tokenize(source):
+def tokenize(source, *, long_lines=False):
     """The program image (.img layout) of a whole source text; see parse_program."""
-    return parse_program(source).image
+    return parse_program(source, long_lines=long_lines).image
 
 
-def parse_program(source):
+def parse_program(source, *, long_lines=False):
     """Tokenize every numbered line of `source` (str, or bytes: UTF-8 or machine codes).
 
     Blank lines are skipped and a DOS end-of-file mark (Ctrl-Z) ends the text. Lines come
     out sorted by number; when a number is given twice the later line wins and a warning
     says so. Raises FormatError (with line and column) on the first bad line.
+
+    A line must be typeable: at most MAX_TYPED characters. long_lines=True lifts that
+    limit up to what a line can hold (255 bytes after LEN), as for programs that reach
+    the machine by tape, like those PocketTools' bas2img makes.
     """
     text, machine = _decode(source)
     by_number = {}
@@ -108,7 +110,7 @@ def parse_program(source):
         if not raw_line.strip(" \t"):
             continue
         try:
-            line = _tokenize_line(raw_line, machine)
+            line = _tokenize_line(raw_line, machine, long_lines)
         except FormatError as exc:
             raise exc.located(line=index) from None
         if line.number in by_number:
@@ -121,9 +123,9 @@ def parse_program(source):
     return ParsedProgram([by_number[n][1] for n in sorted(by_number)], warnings)
 
 
-def tokenize_line(text):
+def tokenize_line(text, *, long_lines=False):
     """One source line ("10 PRINT A") -> Line. Raises FormatError with the column."""
-    return _tokenize_line(text, machine=False)
+    return _tokenize_line(text, False, long_lines)
 
 
 def _decode(source):
@@ -139,7 +141,7 @@ def _decode(source):
     return text.split("\x1a", 1)[0], machine
 
 
-def _tokenize_line(text, machine):
+def _tokenize_line(text, machine, long_lines):
     start = _LINE_START.match(text)
     digits = start.group(1)
     if digits is None:
@@ -157,7 +159,12 @@ def _tokenize_line(text, machine):
     else:
         work = _working_from_text(body_text, start.end())
     line = Line(number, _tokenize_body(work))
-    if len(text) > MAX_TYPED:  # a shorter text is itself a typing of the line that fits
+    if long_lines:
+        if len(line.body) + 1 > MAX_STORED:
+            raise FormatError(f"line {number} is longer than a line can be ({len(line.body) + 1} "
+                              f"bytes after the length byte, at most {MAX_STORED})",
+                              column=len(text))
+    elif len(text) > MAX_TYPED:  # a shorter text is itself a typing of the line that fits
         typed = typed_length(line)
         if typed > MAX_TYPED:
             raise FormatError(f"line {number} is longer than {MAX_TYPED} typed characters "
@@ -203,40 +210,53 @@ def _tokenize_body(work):
     line_numbers = False
     for index, segment in enumerate(segments):
         if index % 2:
-            pieces.append(segment.translate(_UNRAW))
+            pieces.append(segment)
             continue
         # str.upper is only safe on ASCII: it would change codes such as 0xF1 (年) too
         ascii = segment.isascii()
-        upper = segment.upper() if ascii else segment.translate(_UPPER)
-        parts = _KEYWORDS.split(upper)  # text, keyword, text, keyword ... text
+        compact = segment.replace(" ", "")
+        compact = compact.upper() if ascii else compact.translate(_UPPER)
+        parts = _KEYWORDS.split(compact)  # text, keyword, text, keyword ... text
         for number, part in enumerate(parts):
             if not number % 2:
-                pieces.append(part.replace(" ", "") if ascii else part.translate(_OUTSIDE))
+                pieces.append(part)
                 continue
             code = _WORDS[part]
             pieces.append(_TOKEN_TEXT[code])
             if code == REM:  # the rest of the line is stored as typed
-                used = sum(len(p) for p in parts[:number + 1])
+                used = _position_with_spaces(segment, sum(len(p) for p in parts[:number + 1]))
                 rest = segment[used:] + "".join(segments[index + 1:])
-                pieces.append(rest.lstrip(" ").translate(_UNRAW))
+                pieces.append(rest.lstrip(" "))
                 return _finish(pieces, line_numbers)
             line_numbers = line_numbers or code in _LINE_NUMBER_CODES
     return _finish(pieces, line_numbers)
 
 
+def _position_with_spaces(segment, count):
+    """The index in `segment` just after its first `count` characters that are not spaces."""
+    for index, char in enumerate(segment):
+        if count == 0:
+            return index
+        count -= char != " "
+    return len(segment)
+
+
 def _finish(pieces, line_numbers):
     body = "".join(pieces)
     if line_numbers:
-        if _LIST_KEYWORD.search(body):
+        if "," in body and _LIST_KEYWORD.search(body):
             body = _compile_line_numbers(body)
         else:
-            body = _SIMPLE_REFERENCE.sub(_simple_reference, body)
-    return body.encode("latin-1")
+            body = _FIRST_ITEM.sub(_first_item, body)
+    try:
+        return body.encode("latin-1")
+    except UnicodeEncodeError:  # escaped bytes, kept apart until now
+        return body.translate(_UNRAW).encode("latin-1")
 
 
-def _simple_reference(match):
+def _first_item(match):
     digits = match.group(2)
-    if digits is None or int(digits) > 0xFFFF:
+    if digits is None or not 1 <= int(digits) <= MAX_LINE_NUMBER:
         return match.group()
     return match.group(1) + _line_reference(int(digits))
 
@@ -246,13 +266,12 @@ def _line_reference(value):
 
 
 def _compile_line_numbers(body):
-    """Replace each literal line number in a jump position by 0x1F, high, low: digits
-    right after a trigger or list keyword, or after a comma (outside brackets) later in
-    a statement that began with a list keyword, when the digits end the statement or
-    (in a list) are followed by a comma."""
+    """Replace each literal line number in a jump position by 0x1F, high, low: the first
+    item after a line-number keyword, and after GOTO or GOSUB every later item of the
+    statement too (items are separated by commas outside brackets)."""
     pieces = _PIECES.findall(body)
     out = []
-    expect = in_list = False
+    expect = in_list = False  # expect: an item starts here
     depth = 0
     for index, piece in enumerate(pieces):
         if piece[0] == "\xfe" and len(piece) == 2:
@@ -262,17 +281,15 @@ def _compile_line_numbers(body):
                 in_list, depth = True, 0
         elif expect and "0" <= piece[0] <= "9":
             following = pieces[index + 1] if index + 1 < len(pieces) else ":"
-            value = int(piece)
-            if (following == ":" or (following == "," and in_list and depth == 0)) \
-                    and value <= 0xFFFF:
-                piece = _line_reference(value)
+            if following in (":", ",") and 1 <= int(piece) <= MAX_LINE_NUMBER:
+                piece = _line_reference(int(piece))
             expect = False
         elif piece == ":":
             expect = in_list = False
-        elif piece == "," and in_list and depth == 0:
-            expect = True
+        elif piece == ",":
+            expect = in_list and depth == 0
         else:
-            if in_list and piece in "()":
+            if piece in ("(", ")"):
                 depth += 1 if piece == "(" else -1
             expect = False
         out.append(piece)

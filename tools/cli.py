@@ -6,6 +6,7 @@ import sys
 
 # Each module listed here defines register(subparsers); its handlers return an exit status.
 COMMAND_MODULES = (
+    "tools.cmd_program",
     "tools.cmd_serial",
     "tools.cmd_machine",
     "tools.cmd_disasm",
@@ -41,4 +42,8 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Under `python -m tools.cli` this file runs as __main__; importing the package
+    # module keeps one UsageError class for the handlers and for main().
+    from tools.cli import main as package_main
+
+    sys.exit(package_main())

@@ -7,6 +7,7 @@ from pathlib import Path
 from emulator import card as cardfile
 from emulator import romset
 from emulator.keys import KeyScriptError
+from emulator.keys import parse as parse_keys
 from emulator.programs import load_file
 from tools.cli import UsageError
 
@@ -118,6 +119,10 @@ def save_png(machine, path, scale=4):
 
 
 def cmd_run(args):
+    try:
+        parse_keys(args.keys)
+    except KeyScriptError as exc:
+        raise UsageError(f"--keys: {exc}") from None
     machine = _build_machine(args)
     try:
         if args.load:
@@ -125,10 +130,7 @@ def cmd_run(args):
             _load(machine, args.load)
         if not args.headless:
             return _run_window(machine, args)
-        try:
-            machine.type_keys(args.keys)
-        except KeyScriptError as exc:
-            raise UsageError(f"--keys: {exc}") from None
+        machine.type_keys(args.keys)
         machine.run_for(args.seconds)
         if args.screen:
             for line in machine.screen_text():
@@ -138,12 +140,21 @@ def cmd_run(args):
         print(f"emulated time: {machine.emulated_seconds:.3f} s", file=sys.stderr)
         return 0
     finally:
-        machine.save_card()
+        try:
+            machine.save_card()
+        except OSError as exc:
+            print(f"pc1360: could not save the RAM card to {machine.card_store.path}: {exc}", file=sys.stderr)
 
 
 def _run_window(machine, args):
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     try:
+        import pygame
+
         from emulator.frontend import run_window
     except ImportError as exc:
         raise UsageError(f"the window front-end is not available ({exc}); use --headless") from None
-    return run_window(machine, args)
+    try:
+        return run_window(machine, args)
+    except pygame.error as exc:
+        raise UsageError(f"cannot open a window ({exc}); use --headless") from None

@@ -9,22 +9,26 @@ from pc1360.program import MAX_TYPED
 from tools import transfer
 from tools.fileio import write_atomic
 
+# Without handshake the pause after a line must outlast LOAD storing it: 0.1-0.35 s per
+# line, 0.7 s after the first, on the emulated firmware (tools/transfer.py).
+NO_HANDSHAKE_DELAY_MS = 1000
+
 
 def register(subparsers):
     send = subparsers.add_parser(
-        "send", help="send a program to LOAD \"COM:\" on the calculator",
-        description="Send a program (.bas source, or a .img image, listed first) as the "
-                    "text LOAD \"COM:\" expects, ending with 0x1A.")
+        "send", help="send a program to LOAD on the calculator",
+        description="Send a program (.bas source, or a stored program: .img, .ram, .tap or "
+                    ".wav, listed first) as the text LOAD expects, ending with 0x1A.")
     send.add_argument("file", type=Path, metavar="FILE")
     _line_options(send)
-    send.add_argument("--line-delay", type=_non_negative, default=100.0, metavar="MS",
-                      help="pause after each line so the calculator can store it "
-                           "(default 100, as PockEmul's SIO; 0 is fine with --handshake rts)")
+    send.add_argument("--line-delay", type=_non_negative, metavar="MS",
+                      help="pause after each line so the calculator can store it (default "
+                           f"{NO_HANDSHAKE_DELAY_MS} with --handshake none, else 0)")
     send.set_defaults(handler=run_send)
 
     receive = subparsers.add_parser(
-        "receive", help="receive a program from SAVE \"COM:\" on the calculator",
-        description="Capture what SAVE \"COM:\" sends, up to 0x1A or a silence, check that "
+        "receive", help="receive a program from SAVE on the calculator",
+        description="Capture what SAVE sends, up to 0x1A or a silence, check that "
                     "every line tokenizes, and write it as a listing or an image.")
     receive.add_argument("out", type=Path, metavar="OUT")
     _line_options(receive)
@@ -37,16 +41,18 @@ def register(subparsers):
 
 def _line_options(parser):
     parser.add_argument("--port", required=True, metavar="PORT",
-                        help="serial port: a device (/dev/ttyUSB0, COM3), socket://HOST:PORT, loop://")
+                        help="serial port: a device (/dev/ttyUSB0, COM3), socket://HOST:PORT, "
+                             "loop://")
     parser.add_argument("--baud", type=int, choices=transfer.BAUD_RATES, default=1200)
     parser.add_argument("--parity", type=str.upper, choices=("N", "E", "O"), default="N")
     parser.add_argument("--bits", type=int, choices=(7, 8), default=8)
     parser.add_argument("--stop", type=int, choices=(1, 2), default=1)
     parser.add_argument("--eol", type=str.upper, choices=tuple(transfer.EOL_CODES), default="L",
                         help="line end, as in OPEN: C = CR, F = LF, L = CR+LF (default L)")
-    parser.add_argument("--handshake", choices=("rts", "none"), default="none",
-                        help="rts: hardware flow control (the calculator's RR on our CTS); "
-                             "none: rely on --line-delay (default)")
+    parser.add_argument("--handshake", choices=("rts", "none"), default="rts",
+                        help="rts (default): hardware flow control, the calculator's RR on our "
+                             "CTS as the CE-130T wires it; none: for cables without it, "
+                             "pseudo-terminals and sockets")
     parser.add_argument("--timeout", type=_positive, default=60.0, metavar="S",
                         help="how long to wait for the calculator to answer (default 60)")
 
@@ -63,6 +69,12 @@ def _non_negative(text):
     if not value >= 0:
         raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
     return value
+
+
+def _line_delay(args):
+    if args.line_delay is not None:
+        return args.line_delay
+    return NO_HANDSHAKE_DELAY_MS if args.handshake == "none" else 0
 
 
 def _settings(args):
@@ -87,16 +99,16 @@ def run_send(args):
     for line, text in zip(lines, payload):
         if len(text) > MAX_TYPED:
             print(f"pc1360: warning: line {line.number} is {len(text)} characters, more than the "
-                  f"calculator's {MAX_TYPED}-character input line; LOAD \"COM:\" may cut it",
+                  f"calculator's {MAX_TYPED}-character input line; LOAD may cut it",
                   file=sys.stderr)
-    print(f"On the PC-1360 type: {settings.open_statement()}  then  LOAD \"COM:\"")
+    print(f"On the PC-1360 type: {settings.open_statement()}  then  LOAD")
     chunks = transfer.wire_chunks(payload, settings)
     progress = None
     try:
         with transfer.open_port(args.port, settings, args.timeout) as port:
             progress = transfer.Progress("sending", total=sum(map(len, chunks)))
             total = transfer.send(port, chunks, settings, timeout=args.timeout,
-                                  line_delay=args.line_delay / 1000, progress=progress)
+                                  line_delay=_line_delay(args) / 1000, progress=progress)
     except transfer.TransferError as exc:
         if progress:
             progress.abandon()
@@ -108,7 +120,7 @@ def run_send(args):
 def run_receive(args):
     settings = _settings(args)
     kind = args.format or ("img" if args.out.suffix.lower() == ".img" else "bas")
-    print(f"On the PC-1360 type: {settings.open_statement()}  then  SAVE \"COM:\"")
+    print(f"On the PC-1360 type: {settings.open_statement()}  then  SAVE")
     progress = None
     try:
         with transfer.open_port(args.port, settings, args.timeout) as port:

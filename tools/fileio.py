@@ -20,3 +20,4 @@ def write_atomic(path, data: bytes):
     except BaseException:
         os.unlink(tmp)
         raise
+

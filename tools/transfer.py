@@ -1,15 +1,20 @@
 """Serial transfer to and from a real PC-1360 through its 15-pin SIO port (pyserial).
 
-What travels (basic_format.md §1.9): LOAD "COM:" on the pocket reads an ASCII listing
-line by line, tokenizing each line as if it were typed, and waits until the
-end-of-file code 0x1A arrives; SAVE "COM:" sends a program the same way. Each line ends
-with the end-of-line code chosen by the OPEN statement (C = CR, F = LF, L = CR+LF).
+On the PC-1360 the port is set up with OPEN "baud,parity,bits,stop,A,eol,&1A" and then
+plain LOAD and SAVE use it; LOAD "COM:" and SAVE "COM:" are syntax errors (ERROR 1)
+there, as tests/tools/test_serial_firmware.py shows with the real firmware.
+SAVE sends the program as listing lines, "10 PRINT "HI": GOTO 10", each ended by the
+OPEN end-of-line code (C = CR, F = LF, L = CR+LF), then the end-of-file code 0x1A.
+LOAD reads such lines as if typed until 0x1A (basic_format.md §1.9).
 
-Handshake: the pocket shows it can take data on RR and transmits only while its CS is
-active. With `handshake="rts"` the port uses pyserial's rtscts (the driver holds our
-output while CTS, wired to the pocket's RR, is off) and `send` also waits for CTS before
-the first byte so that "nobody there" is reported instead of silently buffered.
-Pseudo-terminals and sockets have no modem lines; use handshake "none" with them.
+Handshake: while LOAD stores a line (0.1-0.35 s, 0.7 s after the first line, measured
+on the emulated firmware) it pulls RR low, and bytes arriving then are lost; SAVE
+raises RS and sends only while its CS is high. With `handshake="rts"` the port uses
+pyserial's rtscts, so the driver holds our output while CTS (the pocket's RR, as the
+CE-130T wires it) is low, and `send` waits for CTS before the first byte so that
+"nobody there" is reported rather than silently buffered. Without it a pause after
+each line must cover the storing. A pseudo-terminal has no modem lines (and socket://
+always reports CTS): use handshake "none" with them.
 
 Every failure is raised as TransferError with a one-line message that says what
 happened and what to check.
@@ -23,7 +28,7 @@ from dataclasses import dataclass
 import serial
 
 from emulator.serial_line import FrameFormat
-from pc1360 import charset
+from pc1360 import charset, detect
 from pc1360.errors import FormatError
 from pc1360.listing import list_line
 from pc1360.program import split_image
@@ -32,6 +37,7 @@ from pc1360.tokenizer import parse_program
 EOF_CODE = 0x1A
 EOL_CODES = {"C": b"\r", "F": b"\n", "L": b"\r\n"}
 BAUD_RATES = (300, 600, 1200)  # hardware.md §3.9 (Lehmayr): the rates the SIO offers
+IMAGE_SUFFIXES = (".img", ".ram", ".tap", ".wav")
 POLL = 0.02  # seconds between checks of a port that has nothing for us yet
 # The bytes a listing may hold: the codes with a character of their own (charset.py).
 # Controls would break the line structure (0x0D ends a line, 0x1A the transfer), and
@@ -58,11 +64,7 @@ class Settings:
             raise ValueError(f"end of line must be C, F or L, not {self.eol!r}")
         if self.handshake not in ("rts", "none"):
             raise ValueError(f"handshake must be rts or none, not {self.handshake!r}")
-        self.frame  # validates baud, parity, bits and stop
-
-    @property
-    def frame(self):
-        return FrameFormat(self.baud, self.bits, self.parity, self.stop)
+        FrameFormat(self.baud, self.bits, self.parity, self.stop)  # ValueError if unframeable
 
     @property
     def eol_bytes(self):
@@ -77,18 +79,29 @@ class Settings:
 def open_port(url, settings, timeout):
     """Open `url` (a device path, socket://host:port, loop:// ...) for a transfer."""
     try:
-        return serial.serial_for_url(
+        port = serial.serial_for_url(
             url, baudrate=settings.baud, bytesize=settings.bits, parity=settings.parity,
             stopbits=settings.stop, rtscts=settings.handshake == "rts",
             timeout=POLL, write_timeout=timeout, exclusive=True)
     except (serial.SerialException, OSError, ValueError) as exc:
         raise TransferError(_open_failure(url, exc)) from None
+    if settings.handshake == "rts":
+        try:
+            port.cts
+        except (serial.SerialException, OSError) as exc:
+            # without modem lines a driver asked for rtscts may hold the data forever
+            port.close()
+            raise TransferError(
+                f"{url} has no handshake lines ({_reason(exc)}): a pseudo-terminal has none, "
+                "use --handshake none") from None
+    return port
 
 
 def _open_failure(url, exc):
     code = getattr(exc, "errno", None)
     if code in (2, 6, 19):  # ENOENT, ENXIO, ENODEV
-        return f"port {url} not found: check that the cable or adapter is plugged in and the name is right"
+        return (f"port {url} not found: check that the cable or adapter is plugged in and the "
+                "name is right")
     if code in (1, 13):  # EPERM, EACCES
         return f"no permission to open {url}: add your user to the port's group (often dialout)"
     if code in (11, 16):  # EAGAIN from the exclusive lock, EBUSY
@@ -100,7 +113,7 @@ class Progress:
     """A progress line on stderr: redrawn in place on a terminal, else one final line.
 
     The rate counts from the first update, so time spent waiting for the calculator
-    (for CTS, or for someone to start SAVE "COM:") does not dilute it.
+    (for CTS, or for someone to start SAVE) does not dilute it.
     """
 
     WIDTH = 24
@@ -162,8 +175,8 @@ def _clock_time(seconds):
 
 
 def wire_chunks(lines, settings):
-    """What LOAD "COM:" expects for listing `lines` (bytes, no line ends): each line with
-    the OPEN end-of-line code, then 0x1A alone."""
+    """What LOAD expects for listing `lines` (bytes, no line ends): each line with the
+    OPEN end-of-line code, then 0x1A alone."""
     return [line + settings.eol_bytes for line in lines] + [bytes([EOF_CODE])]
 
 
@@ -172,10 +185,10 @@ def send(port, chunks, settings, *, timeout, line_delay=0.0, progress=None):
     next; `line_delay` seconds of pause after each line give the pocket time to store it
     when there is no handshake. Returns the number of bytes sent."""
     total = sum(map(len, chunks))
-    if settings.handshake == "rts":
-        _wait_for_cts(port, settings, timeout)
     sent = 0
     try:
+        if settings.handshake == "rts":
+            _wait_for_cts(port, settings, timeout)
         for chunk in chunks:
             port.write(chunk)
             _drain(port, timeout)
@@ -187,30 +200,22 @@ def send(port, chunks, settings, *, timeout, line_delay=0.0, progress=None):
     except serial.SerialTimeoutException:
         raise TransferError(
             f"the calculator stopped taking data after {sent} of {total} bytes (nothing went "
-            f"out for {timeout:g} s): check that LOAD \"COM:\" is still running and the cable "
+            f"out for {timeout:g} s): check that LOAD is still running and the cable "
             "is in") from None
     except (serial.SerialException, OSError) as exc:
         raise TransferError(
             f"connection lost after {sent} of {total} bytes ({_reason(exc)}): check the cable, "
-            "then press BRK on the calculator and start LOAD \"COM:\" again") from None
+            "then press BRK on the calculator and start LOAD again") from None
     return total
 
 
 def _wait_for_cts(port, settings, timeout):
     deadline = time.monotonic() + timeout
-    while True:
-        try:
-            ready = port.cts
-        except (serial.SerialException, OSError) as exc:
-            raise TransferError(
-                f"{port.port} has no CTS line to wait on ({_reason(exc)}): pseudo-terminals "
-                "and sockets have no handshake lines, use --handshake none") from None
-        if ready:
-            return
+    while not port.cts:
         if time.monotonic() >= deadline:
             raise TransferError(
                 f"no answer: the calculator did not signal ready (its RR line, our CTS) within "
-                f"{timeout:g} s: check the cable and that LOAD \"COM:\" runs after "
+                f"{timeout:g} s: check the cable and that LOAD runs after "
                 f"{settings.open_statement()}, or use --handshake none")
         time.sleep(POLL)
 
@@ -225,14 +230,13 @@ def _drain(port, timeout):
 
 
 def _queued(port):
-    try:
-        return port.out_waiting
-    except AttributeError:  # socket:// keeps no output count; the OS buffers for it
-        return 0
+    # Only a native port's count means bytes on their way to the wire: loop:// counts
+    # bytes not yet read back, socket:// has no count and leaves it to the OS.
+    return port.out_waiting if isinstance(port, serial.Serial) else 0
 
 
 def receive(port, settings, *, timeout, idle, progress=None):
-    """Collect what SAVE "COM:" sends. Returns (data, ended): the bytes before 0x1A and
+    """Collect what SAVE sends. Returns (data, ended): the bytes before 0x1A and
     True, or, when the sender falls silent for `idle` seconds first, the bytes so far
     and False. Nothing at all within `timeout` seconds is an error."""
     data = bytearray()
@@ -252,13 +256,13 @@ def receive(port, settings, *, timeout, idle, progress=None):
             elif not data and now - start >= timeout:
                 raise TransferError(
                     f"nothing received within {timeout:g} s: type {settings.open_statement()} "
-                    "and then SAVE \"COM:\" on the calculator, and check the cable")
+                    "and then SAVE on the calculator, and check the cable")
             elif data and now - last >= idle:
                 return bytes(data), False
     except (serial.SerialException, OSError) as exc:
         raise TransferError(
             f"connection lost after {len(data)} bytes ({_reason(exc)}): check the cable and "
-            "run SAVE \"COM:\" again") from None
+            "run SAVE again") from None
 
 
 def _reason(exc):
@@ -266,27 +270,29 @@ def _reason(exc):
 
 
 def load_program(path):
-    """The Lines of a program file and the warnings its parsing gave: a .img image as it
-    is, anything else as BASIC source text."""
+    """The Lines of a program file and the warnings its parsing gave. A .img, .ram, .tap
+    or .wav file is a stored program (its kind told by its content, as `pc1360 list`
+    does); anything else is BASIC source text."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise TransferError(f"cannot read {path}: {_reason(exc)}") from None
     try:
-        if path.suffix.lower() == ".img":
-            return split_image(data), []
+        if path.suffix.lower() in IMAGE_SUFFIXES:
+            return split_image(detect.image_of(detect.detect_kind(data), data)), []
         parsed = parse_program(data)
     except FormatError as exc:
-        raise TransferError(f"{path}:{exc}") from None
+        place = ": " if exc.offset is not None else ":"  # file:line:column, file: byte N
+        raise TransferError(f"{path}{place}{exc}") from None
     return parsed.lines, [f"{path}:{warning}" for warning in parsed.warnings]
 
 
 def listing_lines(lines, settings):
-    """Each Line as the bytes of a typed line, "10 PRINT ...", for LOAD "COM:".
+    """Each Line as the bytes of a typed line, "10 PRINT ...", for LOAD.
 
     The text is the lister's (full keyword names, the machine's own character codes,
     π and √ as their single codes) with a space, not LIST's colon, after the line
-    number: "10 PRINT" is the form confirmed to type in (hardware.md §9).
+    number: the form SAVE itself sends (tests/tools/test_serial_firmware.py).
     """
     out = []
     for line in lines:
@@ -296,7 +302,7 @@ def listing_lines(lines, settings):
             if byte not in LISTING_BYTES:
                 raise TransferError(
                     f"line {line.number} holds the byte 0x{byte:02X}, which has no character a "
-                    "listing can carry, so LOAD \"COM:\" cannot reproduce it")
+                    "listing can carry, so LOAD cannot reproduce it")
             if byte > 0x7F and settings.bits == 7:
                 raise TransferError(
                     f"line {line.number} holds the character code 0x{byte:02X}, which 7 data bits "
@@ -314,7 +320,7 @@ def _machine_bytes(text):
 
 
 def parse_received(data, ended):
-    """What SAVE "COM:" sent -> (text, ParsedProgram), or TransferError saying where
+    """What SAVE sent -> (text, ParsedProgram), or TransferError saying where
     the damage is. Accepts CR, LF or CR+LF line ends, whatever the OPEN statement chose.
     A last line without its line end counts only when 0x1A closed the transfer: after
     silence it means the sender was cut off."""
@@ -324,7 +330,7 @@ def parse_received(data, ended):
     elif not ended:
         raise TransferError(
             f"the transfer stopped in the middle of line {len(lines)} after {len(data)} bytes "
-            "(no 0x1A end mark, then silence): check the cable and run SAVE \"COM:\" again")
+            "(no 0x1A end mark, then silence): check the cable and run SAVE again")
     for number, line in enumerate(lines, 1):
         for column, byte in enumerate(line, 1):
             if byte not in LISTING_BYTES:
@@ -339,5 +345,4 @@ def parse_received(data, ended):
         return text, parse_program(text)
     except FormatError as exc:
         raise TransferError(
-            f"received line {exc.line}:{exc.column}: {exc.message} (garbled on the way, or not "
-            "a PC-1360 listing)") from None
+            f"received line {exc} (garbled on the way, or not a PC-1360 listing)") from None

@@ -6,9 +6,9 @@ Stored layout, nibble by nibble (derived from hardware.md §9: A=1 is
     byte 0    byte 1      bytes 2-6            byte 7
     E2 E1     E0 S        M0 M1 ... M9         0 0
 
-- E2 E1 E0: the decimal exponent as three BCD digits (1.25E1 -> 0 0 1). A negative
-  exponent is assumed to be its ten's complement (0.5 -> 9 9 9) as the ROM's BCD
-  subtraction would leave it: to be checked against the firmware.
+- E2 E1 E0: the decimal exponent as three BCD digits (1.25E1 -> 0 0 1); a negative
+  exponent as its ten's complement (0.5 -> 9 9 9, 1E-99 -> 9 0 1), as the firmware
+  engine stores them.
 - S: sign nibble, 0 = positive, 8 = negative.
 - M0..M9: the mantissa digits, M0 the leading one (1 <= M0.M1...M9 < 10).
 - byte 7: not part of the value (the ROM's guard digits live in its registers);

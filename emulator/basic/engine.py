@@ -2,10 +2,18 @@
 
 It has reset() and run(cycles) and works only through the machine's `mem` (program,
 variables, display RAM, status symbols) and `keyboard.pressed` (read once per run()
-call; a key acts when it goes down). What the user sees follows the firmware where
-hardware.md §9 recorded it: the card question on a blank card, RUN MODE, `1+1` ENTER
-giving `2.` right-aligned on the next line, `BREAK IN 10`, lines listed as
-`10:PRINT "HI"`; the rest is assumed until compared with the firmware engine.
+call; a key acts when it goes down). The display behaves as a terminal, as the
+firmware's does (checked by running the firmware engine on the same keys):
+
+- boot on a blank card: `MEM$ = "C"` / `RAM CARD S1 CLEAR O.K. ?`; Y gives
+  `RUN MODE` and the `>` prompt, which the first typed key replaces;
+- the line being typed shows a `_` cursor; ENTER leaves it on screen and output goes
+  on below, scrolling at the bottom: a number result right-aligned (`2.`), `ERROR n`,
+  `BREAK IN 10`; a string result clears the display and shows at the top;
+- an operator typed first after a number result continues from it (`6.+1`);
+- a statement run from RUN mode, and the end of a program, show a new `>` prompt;
+- PRO mode shows each stored line as LIST does (`10:A=1`), long lines continuing
+  on the next rows indented by the width of `10:`.
 """
 
 import copy
@@ -17,29 +25,38 @@ from pc1360.program import Line
 from pc1360.tokenizer import tokenize_line
 
 from . import bcd, font, output, statements  # noqa: F401  (registers the handlers)
-from .errors import BasicError, SYNTAX
+from .errors import OTHER, SYNTAX, BasicError
+from .input import InputMixin
 from .interp import STATEMENTS, Interpreter
 from .keycodes import CHARS, SHIFTED, inkey_code
 from .screen import COLS, ROWS, Screen
+from .states import DELAY, ENTER_WAIT, IDLE, INPUT, QUESTION, RUNNING
+from .tokens import CODES
 
 MAX_INPUT = 80              # the input buffer at 0xFD20 holds 80 characters
 KEYWAIT_STROBE = 0x3F       # what the firmware writes to 0x3E00 while it waits for keys
 STROBE_ADDR = 0x3E00
-IDLE, QUESTION, RUNNING, ENTER_WAIT, DELAY, INPUT = range(6)
+CURSOR = 0x5F               # the firmware's cursor reads as `_`
 RUN_MODE, PRO_MODE = "RUN", "PRO"
+CONTINUING = frozenset(b"+-*/^")    # typed first after a result, they continue from it
+# Statements that RUN mode refuses on a typed line with ERROR 1 (seen on the firmware).
+PROGRAM_ONLY = frozenset(CODES[name] for name in (
+    "PRINT", "CLS", "PAUSE", "CURSOR", "GCURSOR", "IF", "FOR", "NEXT", "READ", "DATA",
+    "RESTORE", "GOSUB", "RETURN", "END", "STOP", "REM", "LET", "ON", "AREAD", "INPUT"))
+STATEMENT_CODES = frozenset(STATEMENTS)
 # state() keeps these attributes of the engine, the interpreter and the screen.
-ENGINE_STATE = ("state", "mode", "line", "shown", "shift", "sml", "def_key", "prev_keys",
-                "delay_left", "input_items", "input_prompt", "input_keep", "clock",
-                "list_addr")
+ENGINE_STATE = ("state", "mode", "line", "input_row", "last_result", "shift", "sml",
+                "def_key", "prev_keys", "delay_left", "input_items", "input_prompt",
+                "input_keep", "clock", "list_addr")
 INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_pos",
                 "running", "pending", "jumped", "stopped_at", "angle", "wait", "using",
                 "cursor", "gcursor", "line_end", "trace", "aread")
-SCREEN_STATE = ("row", "col", "scroll_due")
+SCREEN_STATE = ("row", "col", "done")
 
 
 def to_text(data):
     """Typed machine codes as tokenizer text (a code with no character as \\xHH)."""
-    return "".join(charset.TO_TEXT.get(c, f"\\x{c:02X}") if c != 0x5C else "¥" for c in data)
+    return "".join(charset.TO_TEXT.get(c, f"\\x{c:02X}") for c in data)
 
 
 def from_text(text):
@@ -57,7 +74,7 @@ def tokenize_body(data):
         raise BasicError(SYNTAX) from None
 
 
-class BuiltinEngine:
+class BuiltinEngine(InputMixin):
     name = "builtin"
 
     def __init__(self, machine):
@@ -66,6 +83,7 @@ class BuiltinEngine:
         self.screen = Screen(self.mem)
         self.interp = Interpreter(self.mem, self.screen, self)
         self.clock = 0
+        self.internal_errors = []
         lcd = getattr(machine, "lcd", None)
         if lcd is not None:
             lcd.set_font({code: font.GLYPHS[code] for code in range(0x20, 0x100)})
@@ -79,7 +97,8 @@ class BuiltinEngine:
         self.state = IDLE
         self.mode = RUN_MODE
         self.line = bytearray()        # the line being typed
-        self.shown = False             # a result/listing is on screen: a key clears it
+        self.input_row = None          # its first display row; None: not started
+        self.last_result = None        # text of the last number result
         self.shift = self.sml = self.def_key = False
         self.prev_keys = frozenset(self.machine.keyboard.pressed)
         self.delay_left = 0
@@ -99,6 +118,18 @@ class BuiltinEngine:
             self.screen.show_line(1, b"RAM CARD S1 CLEAR O.K. ?")
 
     def run(self, cycles):
+        try:
+            return self._run(cycles)
+        except Exception as exc:    # noqa: BLE001 - the last line of defence, see below
+            # Every failure must reach the user as a machine error on the LCD, never
+            # as a Python exception out of the machine. A bug that gets here is kept
+            # in internal_errors, which the tests require to stay empty.
+            self.internal_errors.append(repr(exc))
+            self._show_error(OTHER, self.interp.line)
+            self.clock += cycles
+            return cycles
+
+    def _run(self, cycles):
         self._poll_keys()
         used = 0
         while used < cycles:
@@ -116,6 +147,14 @@ class BuiltinEngine:
                 used = cycles
         self.clock += used
         return used
+
+    def start(self):
+        """RUN the program from its first line (for tools and tests), as RUN ENTER
+        would, without typing it."""
+        self.interp.vars.clear()
+        self.interp.start_program()
+        self.input_row = None
+        self.state = RUNNING
 
     def write_floor_changed(self):
         """The firmware engine's CPU needs this; the built-in engine writes mem directly."""
@@ -175,6 +214,66 @@ class BuiltinEngine:
     def _card_start(self):
         return 0x10000 - getattr(self.machine, "card_kb", 32) * 1024
 
+    # ------------------------------------------------------------ the terminal
+
+    def _message(self, text, right=False):
+        """Show `text` on the next output line and move past it."""
+        screen = self.screen
+        screen.next_line()
+        screen.show_line(screen.row, text, right=right)
+        screen.end_line()
+        self.input_row = None
+
+    def _prompt(self, top=False):
+        """A `>` on the next line (on the top line after CLS); the first typed key
+        replaces it."""
+        screen = self.screen
+        if not top:
+            screen.next_line()
+        screen.show_line(screen.row, b">")
+        self.input_row = screen.row
+        self.line.clear()
+
+    def _show_rows(self, row, data, indent=0):
+        """Write `data` from display row `row` on, continuing on the next rows (with
+        `indent` blanks), scrolling at the bottom; leaves the output position on the
+        line after it. Returns the row the text starts on after scrolling."""
+        screen = self.screen
+        chunks = [data[:COLS]]
+        rest = data[COLS:]
+        while rest:
+            chunks.append(b" " * indent + rest[:COLS - indent])
+            rest = rest[COLS - indent:]
+        while row + len(chunks) > ROWS and row > 0:
+            screen.scroll()
+            row -= 1
+        first = row
+        for chunk in chunks[-ROWS:]:
+            screen.show_line(row, chunk)
+            row += 1
+        screen.row = row - 1
+        screen.end_line()
+        return first
+
+    def _show_typing(self):
+        """The line being typed, from its row, with the `_` cursor after it."""
+        screen = self.screen
+        if self.input_row is None:
+            screen.next_line()
+            self.input_row = screen.row
+        self.input_row = self._show_rows(self.input_row, bytes(self.line) + bytes([CURSOR]))
+
+    def _show_mode(self):
+        screen = self.screen
+        screen.clear()
+        screen.set_symbol("RUN", self.mode == RUN_MODE)
+        screen.set_symbol("PRO", self.mode == PRO_MODE)
+        screen.show_line(0, b"RUN MODE" if self.mode == RUN_MODE else b"PROGRAM MODE")
+        screen.end_line()
+        self._prompt()
+        self.list_addr = None
+        self.last_result = None
+
     # ------------------------------------------------------------ keys
 
     def _poll_keys(self):
@@ -233,7 +332,7 @@ class BuiltinEngine:
             code = CHARS[key]
             if self.sml and 0x41 <= code <= 0x5A:
                 code += 0x20
-        if self.shift and key not in ("SHIFT",):
+        if self.shift:
             self.shift = False
             self.screen.set_symbol("SHIFT", False)
         return code
@@ -248,15 +347,17 @@ class BuiltinEngine:
         if key == "DEL" and line:
             line.pop()
             return True
-        if key == "CLS":
-            line.clear()
-            return True
         return False
 
     def _idle_key(self, key, code):
+        if key == "CLS":
+            self.screen.clear()
+            self.list_addr = None
+            self.last_result = None
+            self._prompt(top=True)
+            return
         if key == "MODE":
             self.mode = PRO_MODE if self.mode == RUN_MODE else RUN_MODE
-            self.line.clear()
             self._show_mode()
             return
         if self.list_addr is not None and key in ("UP", "DOWN"):
@@ -265,48 +366,40 @@ class BuiltinEngine:
         if key == "ENTER":
             self._enter()
             return
-        if self.shown and (code is not None or key == "CLS"):
-            self.shown = False
-            self.list_addr = None
-            self.line.clear()
-        if self._edit(key, code):
-            self._show_typing()
-
-    def _show_typing(self):
-        self.screen.clear()
-        data = bytes(self.line)[-ROWS * COLS:]
-        for row in range(0, len(data), COLS):
-            self.screen.write(row // COLS, 0, data[row:row + COLS])
-
-    def _show_mode(self):
-        self.screen.clear()
-        self.screen.set_symbol("RUN", self.mode == RUN_MODE)
-        self.screen.set_symbol("PRO", self.mode == PRO_MODE)
-        self.screen.show_line(0, b"RUN MODE" if self.mode == RUN_MODE else b"PROGRAM MODE")
-        self.screen.show_line(1, b">")
-        self.shown = True
+        if code is not None and not self.line and self.input_row is None:
+            if self.last_result is not None and code in CONTINUING:
+                self.line += self.last_result
         self.list_addr = None
+        if self._edit(key, code):
+            self.last_result = None
+            self._show_typing()
 
     # ------------------------------------------------------------ ENTER
 
     def _enter(self):
         data = bytes(self.line)
-        self.shown = True
         if not data.strip(b" "):
+            # ENTER on an empty line: a new prompt below (as the firmware does)
+            if self.input_row is not None:
+                self.screen.row = self.input_row
+            self._prompt()
             return
-        rows = (len(data) + COLS - 1) // COLS
-        self.screen.row, self.screen.col = min(rows, ROWS - 1), 0
-        self.screen.scroll_due = rows >= ROWS
+        if self.input_row is None:
+            self.screen.next_line()
+            self.input_row = self.screen.row
+        start_row = self._show_rows(self.input_row, data)
+        self.input_row = None
+        self.line.clear()
         try:
             if self.mode == PRO_MODE and data.lstrip(b" ")[:1].isdigit():
-                self._store_line(data)
+                self._store_line(data, start_row)
                 return
             body = tokenize_body(data)
             self._run_immediate(body)
         except BasicError as err:
             self._show_error(err.code, 0)
 
-    def _store_line(self, data):
+    def _store_line(self, data, row):
         try:
             line = tokenize_line(to_text(data))
         except FormatError:
@@ -314,47 +407,68 @@ class BuiltinEngine:
             digits = len(text) - len(text.lstrip(b"0123456789"))
             if not text[digits:].strip(b" :"):
                 self.interp.program.store(int(text[:digits]), b"")   # `10` ENTER deletes
-                self.line.clear()
-                self.screen.clear()
                 return
             raise BasicError(SYNTAX) from None
         self.interp.program.store(line.number, line.body)
-        self._show_listing(self.interp.program.find(line.number))
+        # the listing replaces what was typed
+        for r in range(row, ROWS):
+            self.screen.clear_row(r)
+        self._show_rows(row, self._listing(self.interp.program.find(line.number)),
+                        indent=len(str(line.number)) + 1)
 
     def _run_immediate(self, body):
-        """RUN mode: an expression shows its value on the next line, right-aligned
-        for a number; anything else runs as a statement line."""
+        """RUN mode: an expression (or an assignment) shows its value; a string
+        result clears the display. Anything else runs as a statement line."""
         interp = self.interp
         interp.start_immediate(body)
-        value = self._calculator_value()
-        if value is not None:
-            interp.finish()
-            text = value if isinstance(value, bytes) else bcd.format_number(value).encode()
-            self.screen.begin_line()
-            self.screen.show_line(self.screen.row, text, right=not isinstance(value, bytes))
-            return
-        interp.start_immediate(body)
-        self.state = RUNNING
-
-    def _calculator_value(self):
-        """The value of the line if it is one expression (not a statement or an
-        assignment), else None."""
-        interp = self.interp
         first = interp.peek()
-        if first == 0xFE and interp.mem[interp.pos + 1] in _STATEMENT_CODES:
-            return None
-        if 0x41 <= first <= 0x5A:
-            try:
-                interp.variable(create=False)
-                if interp.peek() == 0x3D:
-                    return None
-            except BasicError:
-                pass
-            interp.pos = 0xFD20
-        value = interp.expression()
+        code = interp.mem[interp.pos + 1] if first == 0xFE else None
+        if code in STATEMENT_CODES:
+            if self.mode == RUN_MODE and code in PROGRAM_ONLY:
+                raise BasicError(SYNTAX)
+            if code == CODES["LIST"] and self.mode == RUN_MODE:
+                raise BasicError(OTHER)
+            self.state = RUNNING
+            return
+        ref = self._assignment_target()
+        if ref is None:
+            value = interp.expression()
+        else:
+            interp.expect(0x3D)
+            value = interp.expression()
+            if isinstance(value, bytes) != (ref[2] != 0):
+                raise BasicError(OTHER)
+            # the display shows the value assigned, not what the variable kept
+            # (R$(1)="XYZW" shows XYZW when R$() holds 3 characters)
+            interp.vars.store(ref, value)
         if interp.peek() != 0x0D:
             raise BasicError(SYNTAX)
-        return value
+        interp.finish()
+        if isinstance(value, bytes):
+            self.screen.clear()
+            self.screen.show_line(0, value)
+            self.screen.end_line()
+            self.input_row = None
+            self.last_result = None
+        else:
+            text = bcd.format_number(value).encode("ascii")
+            self._message(text, right=True)
+            self.last_result = text.replace(b" ", b"")
+
+    def _assignment_target(self):
+        """If the line is `var = ...`, the variable's reference (position after it)."""
+        interp = self.interp
+        if not 0x41 <= interp.peek() <= 0x5A:
+            return None
+        start = interp.pos
+        try:
+            ref = interp.variable(create=True)
+            if interp.peek() == 0x3D:
+                return ref
+        except BasicError:
+            pass
+        interp.pos = start
+        return None
 
     def _def_start(self, letter):
         """DEF + letter: run from the line labelled with that letter."""
@@ -366,7 +480,7 @@ class BuiltinEngine:
             self._show_error(err.code, 0)
             return
         self.line.clear()
-        self.screen.clear()
+        self.input_row = None
         interp.vars.clear()
         interp.start_program(addr)
         self.state = RUNNING
@@ -380,13 +494,19 @@ class BuiltinEngine:
         except BasicError as err:
             self._show_error(err.code, interp.line)
             return budget
+        if used > budget:
+            # a statement that costs more than this call's cycles (RUN's start-up)
+            # takes its time from the next calls before the program goes on
+            self.delay_left = used - budget
+            self.state = DELAY
+            used = budget
         pending = interp.pending
         if pending is not None:
             interp.pending = None
             self._serve(pending)
         elif not interp.running:
             self.state = IDLE
-            self.shown = True
+            self._prompt()
         return max(used, 1)
 
     def _serve(self, pending):
@@ -416,94 +536,58 @@ class BuiltinEngine:
         interp.running = False
         interp.pending = None
         self.state = IDLE
+        self.line.clear()
         self._message(text)
 
     def _show_error(self, code, line):
         self.interp.running = False
         self.interp.pending = None
         self.state = IDLE
+        self.line.clear()
+        self.last_result = None
         self._message(b"ERROR %d IN %d" % (code, line) if line else b"ERROR %d" % code)
-
-    def _message(self, text):
-        screen = self.screen
-        screen.begin_line()
-        screen.show_line(screen.row, text)
-        screen.advance()
-        self.shown = True
-        self.line.clear()
-
-    # ------------------------------------------------------------ INPUT
-
-    def _ask(self):
-        """Show the prompt of the next INPUT item and start a fresh line."""
-        prompt, keep, _ref = self.input_items[0]
-        self.input_prompt = b"?" if prompt is None else prompt
-        self.line.clear()
-        self.state = INPUT
-        self.input_keep = keep
-        screen = self.screen
-        screen.begin_line()
-        screen.show_line(screen.row, self.input_prompt)
-
-    def _input_key(self, key, code):
-        if key == "ENTER":
-            self._input_done()
-            return
-        if self._edit(key, code):
-            prompt = self.input_prompt if self.input_keep else b""
-            self.screen.show_line(self.screen.row, (prompt + bytes(self.line))[-COLS:])
-
-    def _input_done(self):
-        interp = self.interp
-        _prompt, _keep, ref = self.input_items.pop(0)
-        self.screen.advance()
-        data = bytes(self.line)
-        self.line.clear()
-        if not data:
-            # ENTER alone keeps the variable and goes on with the next line (assumed)
-            self.input_items = []
-            interp.skip_line()
-            self.state = RUNNING
-            return
-        try:
-            if ref[2] == 0:
-                value = bcd.parse_number(data.decode("latin-1").strip())
-                if value is None:
-                    raise BasicError(SYNTAX)
-            else:
-                value = data
-            interp.vars.store(ref, value)
-        except BasicError as err:
-            self._show_error(err.code, interp.line)
-            return
-        if self.input_items:
-            self._ask()
-        else:
-            self.state = RUNNING
 
     # ------------------------------------------------------------ LIST
 
-    def _list(self, number):
-        program = self.interp.program
-        addr = program.first_from(number)
-        if addr is None:
-            self.state = IDLE
-            self.shown = True
-            return
-        self._show_listing(addr)
-        self.state = IDLE
-
-    def _show_listing(self, addr):
+    def _listing(self, addr):
         mem = self.mem
         number = mem[addr] << 8 | mem[addr + 1]
         body = bytes(mem[addr + 3:addr + 2 + mem[addr + 2]])
-        text = from_text(list_line(Line(number, body)))
-        self.screen.clear()
-        for row in range(min(ROWS, (len(text) + COLS - 1) // COLS)):
-            self.screen.write(row, 0, text[row * COLS:(row + 1) * COLS])
+        return from_text(list_line(Line(number, body)))
+
+    def _list(self, number):
+        addr = self.interp.program.first_from(number)
+        self.state = IDLE
+        if addr is None:
+            self._prompt()
+            return
+        self._show_listing(addr)
+
+    def _show_listing(self, addr):
+        """LIST: the screen filled with lines from the one at `addr` on."""
+        screen = self.screen
+        screen.clear()
+        row = 0
+        for number, line_addr in self.interp.program.lines():
+            if line_addr < addr:
+                continue
+            if row >= ROWS:
+                break
+            text = self._listing(line_addr)
+            indent = len(str(number)) + 1
+            chunks = [text[:COLS]]
+            rest = text[COLS:]
+            while rest:
+                chunks.append(b" " * indent + rest[:COLS - indent])
+                rest = rest[COLS - indent:]
+            for chunk in chunks:
+                if row < ROWS:
+                    screen.show_line(row, chunk)
+                    row += 1
+        screen.row = min(row, ROWS) - 1
+        screen.end_line()
         self.list_addr = addr
-        self.shown = True
-        self.line.clear()
+        self.input_row = None
 
     def _list_step(self, direction):
         addrs = [addr for _n, addr in self.interp.program.lines()]
@@ -511,6 +595,3 @@ class BuiltinEngine:
             index = addrs.index(self.list_addr) + direction
             if 0 <= index < len(addrs):
                 self._show_listing(addrs[index])
-
-
-_STATEMENT_CODES = frozenset(STATEMENTS)

@@ -11,7 +11,7 @@ import re
 from decimal import Decimal
 
 from . import bcd
-from .errors import ILLEGAL, OTHER, SYNTAX, BasicError
+from .errors import ILLEGAL, NESTING, OTHER, SYNTAX, BasicError
 from .tokens import CODES, PI_CHAR, PREFIX, ROOT_CHAR
 
 _OR, _AND, _NOT = CODES["OR"], CODES["AND"], CODES["NOT"]
@@ -34,6 +34,7 @@ _COMPARE = {
     b"<>": lambda a, b: a != b, b"><": lambda a, b: a != b,
 }
 MAX_STRING = 80
+NEST_LIMIT = 16
 _VAL = re.compile(r" *([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:E[+-]?[0-9]+)?|&[0-9A-F]{1,4})")
 
 
@@ -209,6 +210,14 @@ class Expressions:
 
     # ------------------------------------------------------------ primaries
 
+    def nest(self):
+        """Count one more open parenthesis or function: the machine allows 16
+        (basic_language.md §1.1). The count is reset per statement, so an error that
+        abandons an expression leaves nothing behind."""
+        self.depth += 1
+        if self.depth > NEST_LIMIT:
+            raise BasicError(NESTING)
+
     def primary(self):
         byte = self.peek()
         if byte in _DIGITS or byte == 0x2E:
@@ -217,7 +226,9 @@ class Expressions:
             return self.string_literal()
         if byte == 0x28:
             self.pos += 1
+            self.nest()
             value = self.expression()
+            self.depth -= 1
             self.expect(0x29)
             return value
         if byte in _UPPER:
@@ -230,7 +241,10 @@ class Expressions:
         if byte == PREFIX:
             code = self.mem[self.pos + 1]
             self.pos += 2
-            return self.function(code)
+            self.nest()
+            value = self.function(code)
+            self.depth -= 1
+            return value
         if byte == PI_CHAR:
             self.pos += 1
             return bcd.PI
@@ -308,7 +322,8 @@ class Expressions:
         self.expect(0x29)
         ref = self.vars.element(name, is_str, indices)
         if ref is None:
-            if len(name) != 1 or len(indices) != 1:
+            # without a DIM only A() names the fixed variables (X(2) is ERROR 3)
+            if name != b"A" or len(indices) != 1:
                 raise BasicError(ILLEGAL)
             ref = self.vars.fixed_index(indices[0], is_str)
         return ref
@@ -372,7 +387,10 @@ class Expressions:
         return _leading_number(text)
 
     def fn_chr(self):
-        return bytes([to_int(self._num(self.operand()), 0, 255)])
+        code = self._num(self.operand())
+        if not 0 <= code < 256:
+            raise BasicError(OTHER)                 # ERROR 9, as the firmware gives
+        return bytes([int(code)])
 
     def fn_str(self):
         return bcd.str_number(self._num(self.operand())).encode("ascii")

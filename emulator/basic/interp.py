@@ -20,8 +20,8 @@ from .vars import Variables
 
 Statement = namedtuple("Statement", "handler cost")
 STATEMENTS = {}             # keyword code -> Statement
-LET_COST = 4200             # cycles of an assignment: with GOTO and LINE_COST about 30
-                            # `A=A+1:GOTO 10` loops per second, as the firmware ran (§9)
+LET_COST = 4400             # cycles of an assignment: with GOTO 29 loops
+                            # of `A=A+1:GOTO 10` a second, as the firmware engine runs
 LINE_COST = 500             # cycles to step onto the next line (estimate)
 RANDOM_SEED = 0xFDE0        # the ROM's random seed (hardware.md §4); our generator's state
 FOR_LIMIT = 5               # nesting limits (basic_language.md §1.1)
@@ -69,6 +69,7 @@ class Interpreter(Expressions):
         self.running = False
         self.pending = None
         self.jumped = False
+        self.depth = 0              # open parentheses and functions (expr.nest)
         self.stopped_at = None      # (pos, line, line_addr) for CONT after STOP/BRK
 
     # ------------------------------------------------------------ host hooks
@@ -99,6 +100,7 @@ class Interpreter(Expressions):
         self.pending = None
         self.line = 0
         self.line_addr = None
+        self.depth = 0
         self.pos = buffer
         self.running = True
 
@@ -150,6 +152,7 @@ class Interpreter(Expressions):
                 self.enter_line(self.pos + 1)
             return LINE_COST
         self.jumped = False
+        self.depth = 0
         if byte == PREFIX:
             entry = STATEMENTS.get(mem[self.pos + 1])
             if entry is None:
@@ -274,8 +277,8 @@ class Interpreter(Expressions):
     # ------------------------------------------------------------ DATA
 
     def next_data_item(self):
-        """Position `self.pos` on the next DATA item; ERROR 9 when none is left (the
-        number is assumed)."""
+        """Position `self.pos` on the next DATA item; ERROR 5 when none is left (as
+        the firmware engine reports it)."""
         mem = self.mem
         pos = self.data_pos
         if pos is not None and mem[pos] == 0x2C:
@@ -302,7 +305,7 @@ class Interpreter(Expressions):
                 self.data_pos = found
                 return
         self.pos = saved
-        raise BasicError(OTHER)
+        raise BasicError(NESTING)
 
     def _find_token_in_line(self, code):
         """From self.pos, the position after the next `FE code` on this line, or None."""

@@ -1,8 +1,8 @@
 """Statement handlers for the display, graphics, sound and input.
 
-How PRINT lays items out is assumed until checked against the firmware engine:
-a lone number is right-aligned (as the calculator shows results); `;` joins items;
-`,` starts a 12-character half line; a trailing `;` keeps the line open. Each PRINT
+PRINT as the firmware engine showed it: a lone number is right-aligned (`5.`); `;`
+joins items (`AB5.C`); `,` splits the line in two 12-character halves, a number alone
+in its half right-aligned (`AB          5.`, `         -5.X`); a trailing `;` keeps the line open for the next PRINT. Each PRINT
 uses the next line and scrolls at the bottom. With no WAIT, PRINT waits for ENTER.
 """
 
@@ -23,7 +23,7 @@ HALF = COLS // 2
 TEXT_CURSOR = 0xFD09        # CURSOR x, y (basic_language.md §1.7)
 GRAPHIC_CURSOR = 0xFEE8     # GCURSOR x, y as 16-bit words
 LINE_END = 0xFEEC           # where the last LINE ended
-_USING, _PSET, _PRESET = CODES["USING"], CODES["PSET"], CODES["PRESET"]
+_USING = CODES["USING"]
 
 
 # ---------------------------------------------------------------- PRINT
@@ -95,19 +95,25 @@ def show(it, text, open_end):
     """Put a PRINT line on the display: at the CURSOR position, or as the next line."""
     screen = it.screen
     if it.cursor is not None:
+        # at the CURSOR position, without clearing the line; output goes on below
         col, row = it.cursor
         screen.write(row, col, text)
-        col += len(text)
-        it.cursor = (min(col, COLS - 1), row) if open_end else (0, min(row + 1, ROWS - 1))
+        screen.row = row
+        screen.end_line()
+        if open_end:
+            it.cursor = (min(col + len(text), COLS - 1), row)
+            screen.col = it.cursor[0]
+        else:
+            it.cursor = None
         return
     if screen.col == 0:
         screen.begin_line()
         screen.clear_row(screen.row)
     screen.write(screen.row, screen.col, text)
-    if open_end and screen.col + len(text) < COLS:
-        screen.col += len(text)
-    else:
-        screen.advance()
+    col = screen.col + len(text)
+    screen.end_line()
+    if open_end and col < COLS:
+        screen.col = col
 
 
 def display_wait(it):
@@ -122,8 +128,8 @@ def display_wait(it):
 def stmt_print(it):
     segments, open_end = print_fields(it)
     show(it, layout(segments), open_end)
-    if not open_end:
-        display_wait(it)
+    # the firmware waits after `PRINT "A";` too; the next PRINT continues the line
+    display_wait(it)
 
 
 @statement("PAUSE", cost=6000)
@@ -254,57 +260,80 @@ def stmt_preset(it):
     it.screen.set_dot(x, y, 0)
 
 
-def draw_line(screen, x1, y1, x2, y2, mode, pattern, count):
-    """Bresenham from (x1,y1) to (x2,y2); `pattern` bit (count % 16) decides each dot.
-    Returns the dot count so a box continues its pattern."""
-    dx, dy = abs(x2 - x1), -abs(y2 - y1)
-    sx, sy = (1 if x2 >= x1 else -1), (1 if y2 >= y1 else -1)
-    err = dx + dy
-    while True:
-        if pattern >> (15 - count % 16) & 1:
-            screen.set_dot(x1, y1, mode)
+def draw_line(screen, x1, y1, x2, y2, mode, pattern, count, skip_first=False,
+              skip_last=False):
+    """Dots from (x1,y1) to (x2,y2), one per step along the longer axis; the other
+    coordinate is rounded with halves toward the start point (the firmware engine
+    draws LINE (0,0)-(20,5) as runs of 3, 4, 4, 4, 4, 2). Dot number n of the
+    statement is drawn if `pattern` has bit 7 - n%8 of its low byte (n%16 < 8) or
+    of its high byte: the firmware lights dots 8 and 24 for &8000, 7 and 8 for
+    &8001. A box's edges skip the corners already drawn. Returns the dot count."""
+    dx, dy = x2 - x1, y2 - y1
+    steps = max(abs(dx), abs(dy))
+    first = 1 if skip_first else 0
+    last = steps - 1 if skip_last else steps
+    for t in range(first, last + 1):
+        index = count % 16
+        if pattern >> (7 - index if index < 8 else 23 - index) & 1:
+            x = x1 + _toward_start(t * dx, steps)
+            y = y1 + _toward_start(t * dy, steps)
+            screen.set_dot(x, y, mode)
         count += 1
-        if x1 == x2 and y1 == y2:
-            return count
-        e2 = 2 * err
-        if e2 >= dy:
-            err += dy
-            x1 += sx
-        if e2 <= dx:
-            err += dx
-            y1 += sy
+    return count
+
+
+def _toward_start(num, den):
+    """num / den rounded to the nearest integer, halves toward zero."""
+    if den == 0:
+        return 0
+    sign = -1 if num < 0 else 1
+    return sign * ((2 * abs(num) + den - 1) // (2 * den))
 
 
 @statement("LINE", cost=8000)
 def stmt_line(it):
-    """LINE [(x1,y1)]-(x2,y2)[,S|R|X|PSET|PRESET][,pattern][,B|BF]."""
+    """LINE [(x1,y1)]-(x2,y2)[,S|R|X][,pattern][,B|BF]."""
     start = point(it) if it.peek() == 0x28 else it.line_end
     it.expect(0x2D)
     x2, y2 = point(it)
     mode, pattern, box = 1, 0xFFFF, None
+    # options in this order only (`,B,&AAAA` is ERROR 1 on the firmware engine)
+    stage = 0
     while it.accept(0x2C):
         byte = it.peek()
-        if it.accept_token(_PSET) or it.accept(0x53):
+        # S(et), R(eset), X(or): the PSET/PRESET keywords are ERROR 1 here
+        if stage == 0 and it.accept(0x53):
             mode = 1
-        elif it.accept_token(_PRESET) or it.accept(0x52):
+        elif stage == 0 and it.accept(0x52):
             mode = 0
-        elif it.accept(0x58):
+        elif stage == 0 and it.accept(0x58):
             mode = 2
-        elif byte == 0x42:
+        elif stage < 2 and byte == 0x42:
             it.pos += 1
             box = "BF" if it.accept(0x46) else "B"
-        else:
+            stage = 2
+            break
+        elif stage < 2:
             pattern = it.integer(0, 65535)
+            stage = 1
+            continue
+        else:
+            raise BasicError(SYNTAX)
+        stage = 1 if stage == 0 else stage
+    if not it.at_end():
+        raise BasicError(SYNTAX)
     x1, y1 = start
     screen = it.screen
     if box == "BF":
+        count = 0           # the pattern runs on from row to row
         for y in range(min(y1, y2), max(y1, y2) + 1):
-            draw_line(screen, x1, y, x2, y, mode, pattern, 0)
+            count = draw_line(screen, x1, y, x2, y, mode, pattern, count)
     elif box == "B":
         count = draw_line(screen, x1, y1, x2, y1, mode, pattern, 0)
-        count = draw_line(screen, x2, y1, x2, y2, mode, pattern, count)
-        count = draw_line(screen, x2, y2, x1, y2, mode, pattern, count)
-        draw_line(screen, x1, y2, x1, y1, mode, pattern, count)
+        count = draw_line(screen, x2, y1, x2, y2, mode, pattern, count, skip_first=True)
+        count = draw_line(screen, x2, y2, x1, y2, mode, pattern, count, skip_first=True)
+        draw_line(screen, x1, y2, x1, y1, mode, pattern, count, skip_first=True,
+                  skip_last=True)
     else:
         draw_line(screen, x1, y1, x2, y2, mode, pattern, 0)
     it.line_end = (x2, y2)

@@ -43,9 +43,9 @@ class Screen:
 
     def __init__(self, mem):
         self.mem = mem
-        self.row = 0          # where sequential output (PRINT) writes next
-        self.col = 0
-        self.scroll_due = False   # the bottom line is finished: scroll before the next
+        self.row = 0          # the output line (PRINT, prompts, messages)
+        self.col = 0          # where PRINT goes on after a trailing `;`
+        self.done = False     # the output line is finished: output goes on below it
 
     # ------------------------------------------------------------ characters
 
@@ -81,7 +81,7 @@ class Screen:
         for row in range(ROWS):
             self.clear_row(row)
         self.row = self.col = 0
-        self.scroll_due = False
+        self.done = False
 
     def scroll(self):
         """Move every line (dots included) up one and blank the bottom line."""
@@ -93,20 +93,24 @@ class Screen:
             mem[TEXT_BUFFER + COLS:TEXT_BUFFER + COLS * ROWS]
         self.clear_row(ROWS - 1)
 
-    def advance(self):
-        """End the current output line. The next one is the line below; after the
-        bottom line the display scrolls when the next line begins (begin_line), so a
-        finished bottom line stays visible."""
+    def next_line(self):
+        """Move the output line down one, scrolling at the bottom."""
         self.col = 0
+        self.done = False
         if self.row < ROWS - 1:
             self.row += 1
         else:
-            self.scroll_due = True
+            self.scroll()
 
     def begin_line(self):
-        if self.scroll_due:
-            self.scroll()
-            self.scroll_due = False
+        """Where PRINT starts: the output line, or the next one if it is finished
+        (after CLS, PRINT uses the top line)."""
+        if self.done:
+            self.next_line()
+
+    def end_line(self):
+        self.col = 0
+        self.done = True
 
     def char_at(self, row, col):
         return self.mem[TEXT_BUFFER + row * COLS + col]

@@ -14,12 +14,12 @@ _GOTO, _GOSUB, _THEN = CODES["GOTO"], CODES["GOSUB"], CODES["THEN"]
 _TO, _STEP = CODES["TO"], CODES["STEP"]
 
 
-@statement("LET", cost=4200)
+@statement("LET", cost=4400)
 def stmt_let(it):
     it.assignment()
 
 
-@statement("GOTO", cost=3800)
+@statement("GOTO", cost=4400)
 def stmt_goto(it):
     it.jump(it.target())
 
@@ -254,7 +254,8 @@ def stmt_aread(it):
 
 # ---------------------------------------------------------------- commands
 
-@statement("RUN", cost=3000)
+# The firmware engine shows a program's first PRINT about 0.47 s after RUN ENTER.
+@statement("RUN", cost=120_000)
 def stmt_run(it):
     addr = None
     if not it.at_end():

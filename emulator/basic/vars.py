@@ -3,8 +3,8 @@
 Fixed variables: A-Z, 8 bytes each at 0xF9D0 + 8 * ('Z' - letter); A$ and A(1) name
 the same bytes as A (A(n) is the n-th fixed variable). A number is the 8-byte BCD
 value of bcd.py; a string is a marker byte 0xF5 followed by up to 7 characters,
-padded with 0x00 (the marker is assumed, to be checked against the firmware: no
-number can start with 0xF5, since a number's first byte holds exponent digits).
+padded with 0x00 (as the firmware engine stores E$="ABC": f5 41 42 43 00 00 00 00;
+no number starts with 0xF5, a number's first byte holding exponent digits).
 
 Two-character variables and arrays live in the DIM area, which grows downwards from
 0xF9CF. The pointer at 0xFFDD/0xFFDE (little-endian) holds the address of the newest
@@ -16,11 +16,15 @@ variable's 7-byte header; with no variable it holds 0xF9D0. A header is:
                 array AB$(); 128 / 160 a numeric / string array with a one-letter name)
     bytes 2-3   L = 3 + data length, high byte first: the next (older) header is at
                 header + 4 + L
-    bytes 4-6   first dimension, second dimension (0 for a vector), element length
+    bytes 4-6   the last dimension, the first one (0 for a vector), element length:
+                DIM X(5) gives 5, 0; DIM X(1,2) gives 2, 1; elements are stored row
+                by row, X(i,j) at index i * (2 + 1) + j
 
 and the data follows the header. Two-character numbers take 8 bytes, two-character
-strings 16; array elements are numbers of 7 bytes or strings of the DIM length
-(default 16). The digit-second-character kinds are our extension of that table.
+strings 16; array elements are numbers of 8 bytes or strings of the DIM length
+(default 16); every element of a numeric array takes 8 bytes. All of this matches
+the firmware engine's RAM after the same statements; the digit-second-character
+kinds (X1, X1$ ...) were checked for X1$ only.
 """
 
 from . import bcd
@@ -36,7 +40,7 @@ FIXED_STRING_LEN = 7
 TWO_CHAR_STRING_LEN = 16
 DEFAULT_ELEMENT_LEN = 16
 NUMBER_LEN = 8              # a fixed or two-character number
-ELEMENT_LEN = 7             # a numeric array element
+ELEMENT_LEN = 8             # a numeric array element
 HEADER_LEN = 7
 
 # Storage kinds of a reference (addr, size, kind).
@@ -47,6 +51,9 @@ NUM, STR, FIXED_STR = 0, 1, 2
 TYPE_BASE = {(False, False): 0, (True, False): 64, (False, True): 128, (True, True): -64}
 DIGIT_BASE = {(False, False): 0, (True, False): 64, (False, True): 128, (True, True): -16}
 ONE_LETTER_ARRAY = {False: 128, True: 160}
+# A(27), A(28) ... (the fixed variables continued below Z): the block "@", kind 0.
+EXTENSION_NAME = b"@"
+EXTENSION_KEY = (0, 0x40)
 
 
 def fixed_address(letter):
@@ -139,10 +146,50 @@ class Variables:
                 FIXED_STR if is_str else NUM)
 
     def fixed_index(self, n, is_str):
-        """A(n) / A$(n) without a DIM: the n-th fixed variable (A(1) is A)."""
-        if not 1 <= n <= 26:
+        """A(n) / A$(n) without a DIM A: the n-th fixed variable (A(1) is A, A(26) is
+        Z). From A(27) on the variables go on downwards below Z, in a DIM-area block
+        named "@" (kind 0) whose data ends at its top: A(27) is its highest 8 bytes.
+        The block grows as higher indices are used; the firmware engine lays it out
+        so, with A(27) at 0xF9C8 when it is the only DIM-area variable."""
+        if n < 1:
             raise BasicError(ILLEGAL)
-        return self.fixed(ord("A") + n - 1, is_str)
+        if n <= 26:
+            return self.fixed(ord("A") + n - 1, is_str)
+        extra = n - 26
+        header = self._headers().get(EXTENSION_KEY)
+        count = 0 if header is None else self._length(header) // NUMBER_LEN
+        if extra > count:
+            header = self._grow_extension(header, count, extra)
+            count = extra
+        addr = header + HEADER_LEN + NUMBER_LEN * (count - extra)
+        return (addr, FIXED_STRING_LEN if is_str else NUMBER_LEN,
+                FIXED_STR if is_str else NUM)
+
+    def _length(self, header):
+        """Data bytes after a header."""
+        return (self.mem[header + 2] << 8 | self.mem[header + 3]) - 3
+
+    def _grow_extension(self, header, count, wanted):
+        """Make the A(27...) block hold `wanted` variables: a new block, or the
+        newest one grown downwards (an older block cannot grow: ERROR 3, assumed)."""
+        if header is None:
+            return self._create(EXTENSION_NAME, EXTENSION_KEY[0], 0, 0, NUMBER_LEN,
+                                NUMBER_LEN * wanted)
+        if header != self.dim_pointer():
+            raise BasicError(ILLEGAL)
+        added = NUMBER_LEN * (wanted - count)
+        new_header = header - added
+        end = self.mem[END_POINTER] | self.mem[END_POINTER + 1] << 8
+        if new_header <= end:
+            raise BasicError(MEMORY)
+        length = 3 + NUMBER_LEN * wanted
+        mem = self.mem
+        mem[new_header:new_header + HEADER_LEN] = bytes(
+            [EXTENSION_NAME[0], EXTENSION_KEY[0], length >> 8, length & 0xFF, 0, 0,
+             NUMBER_LEN])
+        mem[new_header + HEADER_LEN:new_header + HEADER_LEN + added] = bytes(added)
+        self._set_dim_pointer(new_header)
+        return new_header
 
     def simple(self, name, is_str, create):
         """A one- or two-character variable; None if a two-character one does not
@@ -172,9 +219,10 @@ class Variables:
                 raise BasicError(ILLEGAL)
         else:
             elem_len = ELEMENT_LEN
-        dim1 = dims[0]
-        dim2 = dims[1] if len(dims) == 2 else 0
-        self._create(name, kind, dim1, dim2, elem_len, (dim1 + 1) * (dim2 + 1) * elem_len)
+        # the header holds the last dimension first: (n) as n, 0; (n, m) as m, n
+        cols = dims[-1]
+        rows = dims[0] if len(dims) == 2 else 0
+        self._create(name, kind, cols, rows, elem_len, (rows + 1) * (cols + 1) * elem_len)
 
     def element(self, name, is_str, indices):
         """An array element; None if no such array was DIMensioned."""
@@ -182,16 +230,16 @@ class Variables:
         if header is None:
             return None
         mem = self.mem
-        dim1, dim2, elem_len = mem[header + 4], mem[header + 5], mem[header + 6]
-        if len(indices) == 1 and dim2 == 0:
-            i, j = indices[0], 0
+        cols, rows, elem_len = mem[header + 4], mem[header + 5], mem[header + 6]
+        if len(indices) == 1 and rows == 0:
+            i, j = 0, indices[0]
         elif len(indices) == 2:
             i, j = indices
         else:
             raise BasicError(ILLEGAL)
-        if not (0 <= i <= dim1 and 0 <= j <= dim2):
+        if not (0 <= i <= rows and 0 <= j <= cols):
             raise BasicError(ILLEGAL)
-        addr = header + HEADER_LEN + (i * (dim2 + 1) + j) * elem_len
+        addr = header + HEADER_LEN + (i * (cols + 1) + j) * elem_len
         return (addr, elem_len, STR if is_str else NUM)
 
     # ------------------------------------------------------------ values

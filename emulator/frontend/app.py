@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pygame
 
+from ..programs import load_file
 from . import keymap, layout
 from .keyfeed import KeyFeeder
-from .loader import load_file
 from .render import Renderer
 from .sound import Sound
 
 FPS = 60
+DEFAULT_ZOOM = 2
 CYCLES_PER_SECOND = 256_000
 # The display bytes that light something (hardware.md §3.4): in each 512-byte block,
 # offsets 0x00-0x3B (lines 1 and 3) and 0x40-0x7B (lines 2 and 4); then the symbol byte.
@@ -28,9 +29,24 @@ DISPLAY_SLICES = tuple(slice(base + first, base + first + 0x3C)
 SYMBOL_BYTE = 0x303C
 TURBO_SLICE = CYCLES_PER_SECOND // FPS
 TURBO_SHARE = 0.75  # of a frame's wall time spent emulating in turbo; the rest draws
-KEYWAIT_FRESH = 4_000  # cycles: the key-wait loop strobes 0x3F about every 1547
+# No key-wait loop for this long: a program is running (INKEY$ polls without that loop), so
+# keys go straight in instead of waiting for the loop.
+KEYWAIT_STALE = CYCLES_PER_SECOND
 MESSAGE_SECONDS = 4.0
-MAX_QUEUED_STEPS = 64  # PC key repeat must not pile up minutes of typing
+# A tap takes MIN_HOLD + GAP (100 ms) of emulated time: PC key repeat is set a bit slower,
+# and the queue is capped so that a held key stops typing soon after it is let go.
+KEY_REPEAT = (400, 120)  # ms: delay, interval
+MAX_QUEUED_STEPS = 32
+
+
+def _default_zoom():
+    """2, or less when the desktop is too small for it."""
+    sizes = pygame.display.get_desktop_sizes()
+    if not sizes:
+        return DEFAULT_ZOOM
+    width, height = sizes[0]
+    fits = min(width * 9 // 10 // layout.CASE_SIZE[0], height * 9 // 10 // layout.CASE_SIZE[1])
+    return max(1, min(DEFAULT_ZOOM, fits))
 
 
 class Window:
@@ -42,12 +58,18 @@ class Window:
         self.machine = machine
         pygame.display.init()
         pygame.font.init()
-        self.renderer = Renderer(pygame, getattr(args, "zoom", None) or 2,
-                                 getattr(args, "contrast", None) or layout.DEFAULT_CONTRAST)
+        contrast = getattr(args, "contrast", None)
+        self.renderer = Renderer(getattr(args, "zoom", None) or _default_zoom(),
+                                 layout.DEFAULT_CONTRAST if contrast is None else contrast)
         self.screen = pygame.display.set_mode(self.renderer.size, pygame.RESIZABLE)
         pygame.display.set_caption("Sharp PC-1360")
-        pygame.key.set_repeat(400, 80)
-        self.sound = Sound(pygame, muted=bool(getattr(args, "mute", False)))
+        pygame.key.set_repeat(*KEY_REPEAT)
+        pygame.key.start_text_input()
+        self.sound = Sound(muted=bool(getattr(args, "mute", False)))
+        self._keywait_bus = None
+        self._keywait_count = None
+        self._keywait_recent = False
+        self._keywait_seen = -KEYWAIT_STALE
         self.feeder = KeyFeeder(machine, self._key_wait_ready())
         self.clock = pygame.time.Clock()
         self.screenshot_dir = Path(getattr(args, "screenshot_dir", None) or ".")
@@ -69,6 +91,8 @@ class Window:
         self._message_drawn = True
         self._message_until = 0.0
         self._caption = None
+        self._speed = 1.0
+        self._speed_mark = (time.monotonic(), self.now)
         self._origin = (0, 0)
         self._full_redraw = True
         self._layout_screen()
@@ -81,11 +105,28 @@ class Window:
         return now() if callable(now) else getattr(self.machine, "cycles", 0)
 
     def _key_wait_ready(self):
-        """A predicate "the firmware is in its key-wait loop", when the machine shows it."""
+        """A predicate "a key pressed now will be seen", when the machine counts its
+        firmware's key-wait strobes (bus.keywait_count): the firmware was in that loop during
+        the last frames, or has not been in it for a while (it runs a program). So a press
+        waits while the firmware is briefly busy at the prompt."""
         bus = getattr(self.machine, "bus", None)
-        if getattr(bus, "keywait_cycle", None) is None:
+        if getattr(bus, "keywait_count", None) is None:
             return None
-        return lambda now: bus.keywait_cycle >= 0 and now - bus.keywait_cycle < KEYWAIT_FRESH
+        self._keywait_bus = bus
+
+        def ready(now):
+            return self._keywait_recent or now - self._keywait_seen > KEYWAIT_STALE
+
+        return ready
+
+    def _track_keywait(self):
+        """After each run (a frame or a turbo slice, several times the loop's 1547-cycle
+        strobe period): did the firmware wait for a key in it, and when it last did."""
+        count = self._keywait_bus.keywait_count
+        self._keywait_recent = count != self._keywait_count
+        if self._keywait_recent:
+            self._keywait_count = count
+            self._keywait_seen = self.now
 
     def _display_state(self):
         """What the LCD shows depends on: display RAM and whether the display is on."""
@@ -148,6 +189,7 @@ class Window:
         elif kind == pygame.WINDOWFOCUSLOST:
             self._release_mouse_keys()
         elif kind == pygame.MOUSEBUTTONDOWN and event.button in (1, 3):
+            self._shift_alone = False
             key = layout.key_at(*self.to_layout(event.pos))
             if key and event.button not in self._mouse_keys:
                 self._mouse_keys[event.button] = key.name
@@ -156,6 +198,8 @@ class Window:
             self.feeder.unhold(self._mouse_keys.pop(event.button))
         elif kind == pygame.KEYDOWN:
             self._key_down(event)
+        elif kind == pygame.TEXTINPUT:
+            self._type(keymap.translate_text(event.text))
         elif kind == pygame.KEYUP:
             if pygame.key.name(event.key) in keymap.SHIFT_KEY_NAMES and self._shift_alone:
                 self._type(("SHIFT",))
@@ -169,7 +213,9 @@ class Window:
             self._shift_alone = True
             return
         self._shift_alone = False
-        action = keymap.translate(name, event.unicode, ctrl=bool(event.mod & pygame.KMOD_CTRL))
+        # AltGr arrives as Ctrl+Alt on some systems: it types characters, it is no command
+        ctrl = bool(event.mod & pygame.KMOD_CTRL) and not event.mod & pygame.KMOD_ALT
+        action = keymap.translate_key(name, ctrl)
         if action is None:
             return
         kind, what = action
@@ -179,7 +225,7 @@ class Window:
             self._type(what)
 
     def _type(self, keys):
-        if self.feeder.pending < MAX_QUEUED_STEPS:
+        if keys and self.feeder.pending < MAX_QUEUED_STEPS:
             self.feeder.tap(keys)
 
     def _release_mouse_keys(self):
@@ -244,10 +290,14 @@ class Window:
         return True
 
     def screenshot(self, path=None):
-        """Save the case (without overlays' message band) as PNG; returns the path."""
+        """Save the case as it is drawn now as a PNG; returns the path."""
         if path is None:
             stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
             path = self.screenshot_dir / f"pc1360-{stamp}.png"
+            number = 2
+            while path.exists():
+                path = self.screenshot_dir / f"pc1360-{stamp}-{number}.png"
+                number += 1
         self.draw()
         pygame.image.save(self.canvas, str(path))
         return Path(path)
@@ -257,22 +307,25 @@ class Window:
         """Run the machine for this frame; returns the cycles run."""
         if self.paused:
             return 0
-        machine = self.machine
         start = self.now
         if self.turbo:
             deadline = time.perf_counter() + TURBO_SHARE / FPS
             while time.perf_counter() < deadline:
-                self.feeder.update(self.now)
-                self.now += machine.run_cycles(TURBO_SLICE) or TURBO_SLICE
+                self._run(TURBO_SLICE)
         else:
-            self.feeder.update(self.now)
             self._budget_rest += CYCLES_PER_SECOND / FPS
             budget = int(self._budget_rest)
             self._budget_rest -= budget
-            self.now += machine.run_cycles(budget) or budget
+            self._run(budget)
         self.now = max(self.now, self._machine_now())
         self._play(start)
         return self.now - start
+
+    def _run(self, cycles):
+        self.feeder.update(self.now)
+        self.now += self.machine.run_cycles(cycles) or cycles
+        if self._keywait_bus is not None:
+            self._track_keywait()
 
     def _play(self, start):
         buzzer = getattr(self.machine, "buzzer", None)
@@ -336,7 +389,13 @@ class Window:
         self._update_caption()
 
     def _update_caption(self):
-        state = " [paused]" if self.paused else " [turbo]" if self.turbo else ""
+        """The title shows paused, or turbo with the speed reached (times real time)."""
+        wall = time.monotonic()
+        if wall - self._speed_mark[0] >= 1.0:
+            emulated = (self.now - self._speed_mark[1]) / CYCLES_PER_SECOND
+            self._speed = emulated / (wall - self._speed_mark[0])
+            self._speed_mark = (wall, self.now)
+        state = " [paused]" if self.paused else f" [turbo {self._speed:.0f}x]" if self.turbo else ""
         caption = f"Sharp PC-1360{state}"
         if caption != self._caption:
             pygame.display.set_caption(caption)
@@ -358,8 +417,9 @@ class Window:
         self.feeder.release_all()
         store = getattr(self.machine, "card_store", None)
         if store is not None:
+            save = getattr(self.machine, "save_card", None)
             try:
-                store.save(self.machine.card_data())
+                save() if save else store.save(self.machine.card_data())
             except OSError as exc:
                 print(f"pc1360: could not save the RAM card: {exc}", file=sys.stderr)
         self.sound.close()

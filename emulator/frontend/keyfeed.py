@@ -15,6 +15,8 @@ GAP = CYCLES_PER_SECOND * 40 // 1000
 # How long a press waits for the firmware's key-wait loop before going ahead anyway (a
 # running program that polls INKEY$ never enters that loop).
 READY_TIMEOUT = CYCLES_PER_SECOND // 2
+# BRK/ON is read with TEST, at any time (and it wakes the machine after OFF).
+UNGATED = ("BRK",)
 
 
 class KeyFeeder:
@@ -74,7 +76,7 @@ class KeyFeeder:
                 if key in self._down:  # already held (a second mouse button): nothing to do
                     steps.popleft()
                     continue
-                if self.ready is not None and not self.ready(now):
+                if self.ready is not None and key not in UNGATED and not self.ready(now):
                     if self._waiting_since is None:
                         self._waiting_since = now
                     if now - self._waiting_since < READY_TIMEOUT:

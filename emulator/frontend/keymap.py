@@ -1,8 +1,8 @@
 """How the PC keyboard drives the machine: typed characters, named keys, front-end commands.
 
-Characters are matched by what the PC typed (pygame's `unicode`), not by key position, so
-any PC layout works and "!" (Shift+1 on a US keyboard) becomes the PC-1360's SHIFT, Q.
-Keys that type nothing are matched by pygame's key name. No pygame import: the tables are
+Characters are matched by the text the PC typed (SDL's text input), not by key position, so
+any PC layout, dead keys included, works and "!" (Shift+1 on a US keyboard) becomes the
+PC-1360's SHIFT, Q. Keys that type nothing are matched by pygame's key name. No pygame import: the tables are
 plain data that the help overlay and the tests read too.
 """
 
@@ -75,11 +75,9 @@ HELP_LINES = (
 )
 
 
-def translate(key_name, text, ctrl=False):
-    """What a PC key press means: ("command", name), ("keys", names) or None.
-
-    `key_name` is pygame.key.name(event.key), `text` is event.unicode.
-    """
+def translate_key(key_name, ctrl=False):
+    """What pressing the PC key `key_name` (pygame.key.name) means, apart from any text it
+    types: ("command", name), ("keys", machine keys) or None."""
     if ctrl:
         command = CTRL_COMMANDS.get(key_name)
         return ("command", command) if command else None
@@ -87,6 +85,12 @@ def translate(key_name, text, ctrl=False):
         return ("command", COMMANDS[key_name])
     if key_name in NAMED_KEYS:
         return ("keys", NAMED_KEYS[key_name])
-    if text in CHAR_KEYS:
-        return ("keys", CHAR_KEYS[text])
     return None
+
+
+def translate_text(text):
+    """The machine keys that type `text` (characters it has no key for are skipped)."""
+    keys = []
+    for char in text:
+        keys.extend(CHAR_KEYS.get(char, ()))
+    return tuple(keys)

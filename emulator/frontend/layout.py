@@ -16,7 +16,6 @@ LCD_DOTS = (150, 32)
 DOT_PITCH = 2
 LCD_ORIGIN = (82, 46)
 LCD_RECT = (LCD_ORIGIN[0], LCD_ORIGIN[1], LCD_DOTS[0] * DOT_PITCH, LCD_DOTS[1] * DOT_PITCH)
-SYMBOL_COLUMN = (44, 46, 34, 64)
 LCD_WINDOW = (36, 38, 354, 80)  # the glass both sit behind
 BEZEL = (26, 28, 374, 100)
 
@@ -90,7 +89,7 @@ def _row(names, x0, pitch, y, w, h, colour, legends=None, shift=None):
 # unshifted character, so those keys carry none.
 _SHIFTED = {"Q": "!", "W": '"', "E": "#", "R": "$", "T": "%", "Y": "&", "U": "?", "I": "\u03c0",
             "O": "\u221a", "P": "@", "(": "<", ")": ">", "*": "\\", "-": "^", "MODE": "RSV"}
-_ARROWS = {"UP": "\u25b2", "DOWN": "\u25bc", "LEFT": "\u25c4", "RIGHT": "\u25ba", "BRK": "BRK"}
+_ARROWS = {"UP": "\u25b2", "DOWN": "\u25bc", "LEFT": "\u25c4", "RIGHT": "\u25ba"}
 
 KEYS = tuple(
     # top right: OFF, then the cursor/editing block in two rows

@@ -4,6 +4,8 @@ The case and the keys are drawn once per zoom into `case`; a frame then only red
 LCD glass, the symbol column and keys whose pressed state changed.
 """
 
+import pygame
+
 from . import layout
 from .layout import COLOURS
 
@@ -24,10 +26,10 @@ def _shade(colour, factor):
 
 
 class Renderer:
-    def __init__(self, pygame, zoom=2, contrast=layout.DEFAULT_CONTRAST):
-        self.pg = pygame
+    def __init__(self, zoom=2, contrast=layout.DEFAULT_CONTRAST):
         self.contrast = contrast
         self._fonts = {}
+        self._texts = {}
         self.set_zoom(zoom)
 
     # -- geometry --------------------------------------------------------------------------
@@ -35,13 +37,14 @@ class Renderer:
         self.zoom = max(1, int(zoom))
         self.size = (layout.CASE_SIZE[0] * self.zoom, layout.CASE_SIZE[1] * self.zoom)
         self._fonts.clear()
+        self._texts.clear()
         self.case = self._draw_case()
         self._grid = self._draw_grid()
 
     def rect(self, rect):
         """A layout rectangle in case pixels."""
         z = self.zoom
-        return self.pg.Rect(rect[0] * z, rect[1] * z, rect[2] * z, rect[3] * z)
+        return pygame.Rect(rect[0] * z, rect[1] * z, rect[2] * z, rect[3] * z)
 
     @property
     def lcd_rect(self):
@@ -68,11 +71,16 @@ class Renderer:
         size = max(6, round(units * self.zoom * 1.3))
         if size not in self._fonts:
             # pygame's own font: the same pixels on every system, so screenshots compare
-            self._fonts[size] = self.pg.font.Font(None, size)
+            self._fonts[size] = pygame.font.Font(None, size)
         return self._fonts[size]
 
-    def _text(self, surface, text, units, colour, centre=None, topleft=None):
-        image = self.font(units).render(text, True, colour)
+    def _text(self, surface, text, units, colour, centre=None, topleft=None, cache=True):
+        key = (text, units, colour)
+        image = self._texts.get(key)
+        if image is None:
+            image = self.font(units).render(text, True, colour)
+            if cache:  # legends, symbols, help: a fixed set, rendered once per zoom
+                self._texts[key] = image
         box = image.get_rect()
         if centre is not None:
             box.center = centre
@@ -82,16 +90,15 @@ class Renderer:
 
     # -- the case --------------------------------------------------------------------------
     def _draw_case(self):
-        pg = self.pg
         z = self.zoom
-        surface = pg.Surface(self.size)
+        surface = pygame.Surface(self.size)
         surface.fill((0, 0, 0))
         whole = surface.get_rect()
-        pg.draw.rect(surface, COLOURS["case_edge"], whole, border_radius=layout.CASE_RADIUS * z)
-        pg.draw.rect(surface, COLOURS["case"], whole.inflate(-4 * z, -4 * z),
+        pygame.draw.rect(surface, COLOURS["case_edge"], whole, border_radius=layout.CASE_RADIUS * z)
+        pygame.draw.rect(surface, COLOURS["case"], whole.inflate(-4 * z, -4 * z),
                      border_radius=(layout.CASE_RADIUS - 2) * z)
-        pg.draw.rect(surface, COLOURS["bezel"], self.rect(layout.BEZEL), border_radius=6 * z)
-        pg.draw.rect(surface, COLOURS["def_panel"], self.rect(layout.DEF_PANEL), border_radius=4 * z)
+        pygame.draw.rect(surface, COLOURS["bezel"], self.rect(layout.BEZEL), border_radius=6 * z)
+        pygame.draw.rect(surface, COLOURS["def_panel"], self.rect(layout.DEF_PANEL), border_radius=4 * z)
         for text, x, y, height, colour in layout.LABELS:
             self._text(surface, text, height, COLOURS[colour], topleft=(x * z, y * z))
         for key in layout.KEYS:
@@ -100,39 +107,39 @@ class Renderer:
 
     def draw_key(self, surface, key, pressed):
         """Draw `key` (its cap and shift legend) onto `surface` in case coordinates."""
-        pg = self.pg
         z = self.zoom
         box = self.rect(key.rect)
         colour = COLOURS[key.colour]
         # clear the key's surroundings back to the case before drawing (keys move when pressed)
         background = COLOURS["def_panel"] if box.colliderect(self.rect(layout.DEF_PANEL)) else COLOURS["case"]
-        pg.draw.rect(surface, background, box.inflate(2 * z, 2 * z).move(0, z))
+        pygame.draw.rect(surface, background, box.inflate(2 * z, 2 * z).move(0, z))
         if pressed:
             box = box.move(0, z)
             colour = _blend(colour, COLOURS["pressed"], 0.35)
         else:
-            pg.draw.rect(surface, _shade(colour, 0.55), box.move(0, z), border_radius=3 * z)
-        pg.draw.rect(surface, colour, box, border_radius=3 * z)
-        pg.draw.rect(surface, _shade(colour, 1.35), box, width=max(1, z // 2), border_radius=3 * z)
+            pygame.draw.rect(surface, _shade(colour, 0.55), box.move(0, z), border_radius=3 * z)
+        pygame.draw.rect(surface, colour, box, border_radius=3 * z)
+        pygame.draw.rect(surface, _shade(colour, 1.35), box, width=max(1, z // 2), border_radius=3 * z)
         legend_colour = COLOURS["legend"]
         if key.name in _ARROWS:
             r = min(box.w, box.h) * 0.22
             points = [(box.centerx + dx * r, box.centery + dy * r) for dx, dy in _ARROWS[key.name]]
-            pg.draw.polygon(surface, legend_colour, points)
+            pygame.draw.polygon(surface, legend_colour, points)
         else:
             units = _LEGEND_SIZE.get(key.colour, _WORD_SIZE) if len(key.legend) == 1 else _WORD_SIZE
             self._text(surface, key.legend, units, legend_colour, centre=box.center)
+        # the shift legend is printed on the case, so a pressed key leaves it as it is
         if key.shift_legend and not pressed:
             above = (box.centerx, box.top - 6 * z)
-            self._text(surface, key.shift_legend, _SHIFT_LEGEND_SIZE, COLOURS["shift_legend"], centre=above)
+            units = _SHIFT_LEGEND_SIZE if len(key.shift_legend) == 1 else _WORD_SIZE
+            self._text(surface, key.shift_legend, units, COLOURS["shift_legend"], centre=above)
 
     # -- the LCD ---------------------------------------------------------------------------
     def _draw_grid(self):
         """A transparent sheet with the glass colour in the gaps between dots."""
-        pg = self.pg
         cell, gap = self.cell
         width, height = layout.LCD_DOTS
-        grid = pg.Surface((width * cell, height * cell))
+        grid = pygame.Surface((width * cell, height * cell))
         key = (255, 0, 255)
         grid.fill(key)
         grid.set_colorkey(key)
@@ -146,16 +153,15 @@ class Renderer:
     def draw_lcd(self, surface, pixels, symbols):
         """Draw the glass with the dot matrix `pixels` (32 rows of 150 0/1) and the lit
         `symbols` onto `surface` (case coordinates); returns the dirty rectangle."""
-        pg = self.pg
         window = self.rect(layout.LCD_WINDOW)
-        pg.draw.rect(surface, COLOURS["glass"], window)
+        pygame.draw.rect(surface, COLOURS["glass"], window)
         width, height = layout.LCD_DOTS
-        dots = pg.image.frombuffer(b"".join(bytes(row) for row in pixels), (width, height), "P")
+        dots = pygame.image.frombuffer(b"".join(bytes(row) for row in pixels), (width, height), "P")
         off, on = self.dot_colours()
         dots.set_palette([off, on] + [off] * 254)
         cell, _gap = self.cell
         # the grid goes onto the (RGB) target: on the 2-colour matrix it would lose the glass
-        surface.blit(pg.transform.scale(dots, (width * cell, height * cell)), self.lcd_rect.topleft)
+        surface.blit(pygame.transform.scale(dots, (width * cell, height * cell)), self.lcd_rect.topleft)
         surface.blit(self._grid, self.lcd_rect.topleft)
         z = self.zoom
         for name, (text, x, y) in layout.SYMBOLS.items():
@@ -166,9 +172,8 @@ class Renderer:
     # -- overlays --------------------------------------------------------------------------
     def draw_help(self, surface, lines):
         """The key-mapping help over the whole case."""
-        pg = self.pg
         z = self.zoom
-        shade = pg.Surface(self.size, pg.SRCALPHA)
+        shade = pygame.Surface(self.size, pygame.SRCALPHA)
         shade.fill((0, 0, 0, 215))
         surface.blit(shade, (0, 0))
         self._text(surface, "PC keyboard -> PC-1360", 12, COLOURS["shift_legend"], topleft=(24 * z, 10 * z))
@@ -182,9 +187,8 @@ class Renderer:
 
     def draw_message(self, surface, text):
         """A one-line notice along the bottom edge of the case; returns its rectangle."""
-        pg = self.pg
         z = self.zoom
-        band = pg.Rect(0, self.size[1] - 14 * z, self.size[0], 14 * z)
+        band = pygame.Rect(0, self.size[1] - 14 * z, self.size[0], 14 * z)
         surface.blit(self.case, band, band)
-        self._text(surface, text, 9, COLOURS["brand"], centre=band.center)
+        self._text(surface, text, 9, COLOURS["brand"], centre=band.center, cache=False)
         return band

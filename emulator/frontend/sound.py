@@ -1,5 +1,5 @@
 """The buzzer through pygame.mixer: Xout level transitions, stamped in machine cycles, become
-a square wave, one short buffer per frame.
+a square wave, emulated frame by emulated frame.
 
 The machine's buzzer reports [(cycle, level)] since the last call (timers.Buzzer); this
 module only turns that into samples. No audio device is not an error: the front-end runs
@@ -10,6 +10,8 @@ import array
 import os
 import sys
 from contextlib import contextmanager
+
+import pygame
 
 CYCLES_PER_SECOND = 256_000
 SAMPLE_RATE = 22_050
@@ -63,18 +65,28 @@ def _quiet_stderr():
 
 
 class Sound:
-    """Plays the buzzer; `enabled` is False when there is no audio device."""
+    """Plays the buzzer; `enabled` is False when there is no audio device.
 
-    def __init__(self, pygame, muted=False):
-        self.pygame = pygame
+    Samples are gathered and handed to the mixer whenever its channel has room, so the
+    stream has no gaps when frames jitter; after the last transition the stream goes on as
+    silence for a while, so the pauses inside a melody keep their length.
+    """
+
+    def __init__(self, muted=False):
         self.muted = muted
         self.enabled = False
         self.notice = None
         self._level = 0
         self._channel = None
+        self._rate = SAMPLE_RATE
+        self._stereo = False
+        self._pending = array.array("h")
+        self._active_until = 0
         try:
             with _quiet_stderr():
                 pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, channels=1, buffer=512)
+            self._rate, _format, channels = pygame.mixer.get_init()
+            self._stereo = channels == 2
             self._channel = pygame.mixer.Channel(0)
             self.enabled = True
         except pygame.error as exc:
@@ -82,26 +94,39 @@ class Sound:
             print(self.notice, file=sys.stderr)
 
     def feed(self, start, end, transitions):
-        """Play cycles start..end of Xout (what one frame emulated)."""
-        if not transitions:
-            return  # a steady level is silence: nothing to queue
-        if end - start > MAX_SECONDS * CYCLES_PER_SECOND:
-            start = end - int(MAX_SECONDS * CYCLES_PER_SECOND)
-            transitions = [t for t in transitions if t[0] >= start]
-        samples, self._level = square_wave(start, end, self._level, transitions)
-        if self.muted or not self.enabled or not samples:
+        """Xout for cycles start..end (what one frame emulated)."""
+        if transitions:
+            self._active_until = end + int(MAX_SECONDS * CYCLES_PER_SECOND)
+        elif end > self._active_until and not self._pending:
+            return  # a steady level is silence: nothing to play
+        start = max(start, end - int(MAX_SECONDS * CYCLES_PER_SECOND))
+        transitions = [t for t in transitions if t[0] >= start]
+        samples, self._level = square_wave(start, end, self._level, transitions, self._rate)
+        if self.muted or not self.enabled:
             return
-        chunk = self.pygame.mixer.Sound(buffer=samples.tobytes())
+        self._pending.extend(samples)
+        del self._pending[:-int(MAX_SECONDS * self._rate)]
+        self._flush()
+
+    def _flush(self):
+        if not self._pending or self._channel.get_queue() is not None:
+            return
+        samples = self._pending
+        if self._stereo:
+            samples = array.array("h", (s for s in samples for _ in (0, 1)))
+        chunk = pygame.mixer.Sound(buffer=samples.tobytes())
+        self._pending = array.array("h")
         if self._channel.get_busy():
             self._channel.queue(chunk)
         else:
             self._channel.play(chunk)
 
     def track(self, level):
-        """Keep the level in step when frames are skipped (turbo, pause)."""
+        """Keep the level in step when the sound is skipped (turbo)."""
         self._level = level
+        self._pending = array.array("h")
 
     def close(self):
         if self.enabled:
-            self.pygame.mixer.quit()
+            pygame.mixer.quit()
             self.enabled = False

@@ -4,12 +4,12 @@ Used by test_kniffel_game.py. The program is tokenized with the project's tokeni
 an 8 KB card with PC1360.load_program and started with DEF K.
 
 How the driver knows the program is waiting for a key: the program reads keys only in its
-INKEY$ loop at line 22 (line 20 first waits until no key is held). The firmware keeps a
-pointer into the line it is executing at 0xFEF2 (little-endian; found by experiment: it
-points into the running line for any program layout), so "ready" means the pointer is
-inside line 22. A key is pressed only then, held until the program has left line 22 (it
-has read the key) and released. The INPUT prompts of the start are typed with the
-machine's own key driver (PC1360.type_keys), which waits for the firmware's key-wait loop.
+INKEY$ loops (lines 22, 52 and 63; the line before each first waits until no key is held).
+The firmware keeps a pointer into the BASIC line it is executing at 0xFEF2 (little-endian;
+found by experiment), so "ready" means the pointer is inside one of those lines. A key is
+pressed only then, held until the program has left the loop (it has read the key) and
+released. The INPUT prompts of the start are typed with the machine's own key driver
+(PC1360.type_keys), which waits for the firmware's key-wait loop.
 
 Dice can be set for a test by poking the fixed variables A-E (the program keeps the five
 dice there): a PC-1360 numeric variable is 8 BCD bytes, a one-digit integer d is
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "kniffel.bas"
 LINE_POINTER = 0xFEF2  # the firmware's pointer into the BASIC line being executed
 FIXED_A = 0xFA98  # fixed variable A; B is 8 bytes lower, ... (hardware.md, basic_language.md)
-KEY_LINE = 22  # Y$=INKEY$: IF Y$="" GOTO 22
+KEY_LINES = (22, 52, 63)  # the INKEY$ loops: Y$=INKEY$: IF Y$="" GOTO <itself>
 FIRST_ROLL_SHOWN_LINE = 32  # line 31 has printed the first roll of a turn
 REROLL_SHOWN_LINE = 46  # line 45 has printed a new roll
 STEP = 0.005  # emulated seconds between looks at the machine
@@ -43,7 +43,8 @@ class Screen:
     """The game display read as text (layout: basic_src/kniffel.md)."""
     rows: list
     dice: tuple  # five faces, None where a die was chosen for the next roll
-    roll: int
+    round: int  # 1-13 ("Zug")
+    roll: int  # 1-3 ("Wurf")
     name: str
     upper_row: str  # "1 2 3 4 5 6" with used methods as "-"
     distance: int  # the upper number: distance from the bonus
@@ -61,9 +62,10 @@ def _int(text):
 def parse_game_screen(rows):
     r0, r1, r2, r3 = rows
     dice = tuple(int(r0[c]) if r0[c].isdigit() else None for c in (1, 3, 5, 7, 9))
-    if r0[10:16] != "  WURF" or not r0[17].isdigit():
+    if r0[10:12] != " Z" or r0[14:17] != " W " or not r0[17].isdigit():
         raise DriverError(f"not a game screen: {rows!r}")
-    return Screen(rows=list(rows), dice=dice, roll=int(r0[17]), name=r0[22:24],
+    return Screen(rows=list(rows), dice=dice, round=_int(r0[12:14]), roll=int(r0[17]),
+                  name=r0[22:24],
                   upper_row=r1[:11], distance=_int(r1[21:24]), lower_row=r2[:20],
                   score=_int(r2[20:24]), prompt=r3[0] == "?", message=r3[1:].strip())
 
@@ -88,6 +90,7 @@ class Kniffel:
         self.m = machine
         self.lines = []
         self.times = {"reroll": [], "next_turn": []}  # response times, emulated seconds
+        self.beeped = False  # whether the last key() made the buzzer sound
 
     # -- program and memory --------------------------------------------------------------
     def load(self, image=None):
@@ -152,10 +155,10 @@ class Kniffel:
     def wait_ready(self, timeout=10.0):
         """Run until the program waits in its INKEY$ loop."""
         def ready():
-            if self.current_line() != KEY_LINE:
+            if self.current_line() not in KEY_LINES:
                 return False
             self.m.run_for(0.02)
-            return self.current_line() == KEY_LINE
+            return self.current_line() in KEY_LINES
         self.run_until(lambda: ready() or self._errored(), timeout, "the INKEY$ loop")
         self.check_error()
 
@@ -169,9 +172,10 @@ class Kniffel:
         as soon as the key is released (for the last key, after which the program ends)."""
         self.wait_ready()
         m = self.m
+        m.buzzer.take_transitions(m.now())
         m.press(key)
         pressed_at = m.emulated_seconds
-        self.run_until(lambda: self.current_line() != KEY_LINE, 1.0, f"key {key} to be read")
+        self.run_until(lambda: self.current_line() not in KEY_LINES, 1.0, f"key {key} to be read")
         m.run_for(hold_after_read)
         m.release(key)
         if timing:
@@ -187,6 +191,7 @@ class Kniffel:
             self.times[timing].append(seen[0] - pressed_at)
         if wait:
             self.wait_ready()
+        self.beeped = len(m.buzzer.take_transitions(m.now())) > 2
 
     def type_input(self, text):
         """Answer an INPUT prompt (the firmware's own key-wait loop)."""

@@ -30,9 +30,14 @@ def test_zero_is_all_zero_bytes():
     assert bcd.from_bytes(bytes(8)) == 0
 
 
-def test_negative_exponent_is_stored_as_tens_complement():
-    # assumed layout (to check against the firmware): 0.5 = 5E-1 -> exponent 999
-    assert bcd.to_bytes(D("0.5")) == bytes.fromhex("9990500000000000")
+@pytest.mark.parametrize("value,stored", [
+    # what the firmware engine leaves in RAM for these assignments
+    ("0.5", "9990500000000000"), ("-0.00125", "9978125000000000"),
+    ("1E-99", "9010100000000000"), ("9.999999999E99", "0990999999999900"),
+    ("12345.67891", "0040123456789100"),
+])
+def test_stored_bytes_match_the_firmware(value, stored):
+    assert bcd.to_bytes(D(value)) == bytes.fromhex(stored)
 
 
 @given(numbers)

@@ -99,8 +99,10 @@ def test_output_lines_scroll_only_when_the_next_line_begins():
     for n in range(6):
         screen.begin_line()
         screen.show_line(screen.row, b"L%d" % n)
-        screen.advance()
+        screen.end_line()
     assert [line.strip() for line in screen.text()] == ["L2", "L3", "L4", "L5"]
+    screen.next_line()
+    assert [line.strip() for line in screen.text()] == ["L3", "L4", "L5", ""]
 
 
 def test_dots_set_clear_invert_and_read():

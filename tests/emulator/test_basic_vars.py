@@ -45,10 +45,21 @@ def test_fixed_strings_hold_seven_characters(variables):
     assert variables.load(variables.fixed(ord("C"), True)) == b""    # never set
 
 
-def test_fixed_index_out_of_range(variables):
+def test_fixed_index_zero_is_an_error(variables):
     with pytest.raises(BasicError) as err:
-        variables.fixed_index(27, False)
+        variables.fixed_index(0, False)
     assert err.value.code == ILLEGAL
+
+
+def test_a_of_27_and_up_continue_below_z_like_the_firmware(variables):
+    variables.store(variables.fixed_index(27, False), D(5))
+    assert variables.fixed_index(27, False)[0] == 0xF9C8
+    variables.store(variables.fixed_index(28, False), D(6))
+    # the firmware engine's RAM after A(27)=5 and A(28)=6
+    assert variables.dim_pointer() == 0xF9B9
+    assert variables.mem[0xF9B9:0xF9D0] == bytes.fromhex(
+        "40000013000008" "0000600000000000" "0000500000000000")
+    assert variables.load(variables.fixed_index(27, False)) == 5
 
 
 def test_two_character_number_gets_a_header_below_0xf9d0(variables):
@@ -77,7 +88,8 @@ def test_arrays(variables):
     assert variables.load(variables.element(b"A", False, [5])) == 3
     assert variables.load(variables.element(b"B", True, [2, 3])) == b"WXYZ"
     header = variables.dim_pointer()
-    assert variables.mem[header:header + 7] == bytes([0x42, 160, 0, 3 + 48, 2, 3, 4])
+    # the firmware engine's header: last dimension first (DIM B$(2,3)*4 -> 3, 2, 4)
+    assert variables.mem[header:header + 7] == bytes([0x42, 160, 0, 3 + 48, 3, 2, 4])
     with pytest.raises(BasicError):
         variables.element(b"A", False, [6])
     with pytest.raises(BasicError):

@@ -79,3 +79,10 @@ def test_timer_save_is_due_after_the_interval(tmp_path, monkeypatch):
 def test_default_path_is_in_the_user_data_directory(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert card.default_path(16) == tmp_path / "pc1360" / "card-s1-16k.bin"
+
+
+def test_a_store_saves_its_machine_state_even_when_the_caller_gives_only_the_card(tmp_path):
+    store = CardStore(tmp_path / "c.bin", 8)
+    store.state_source = lambda: b"STATE"
+    store.save(bytes(8192))
+    assert card.decode((tmp_path / "c.bin").read_bytes())[1] == b"STATE"

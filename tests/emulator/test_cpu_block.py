@@ -1,6 +1,8 @@
 """Block, string, BCD and table instructions, LOOP, the Xin waits, and the run loop."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from test_cpu_ops import ORG, FakeBus, make_cpu, run_op
 
@@ -256,7 +258,7 @@ def test_ptc_dtc_case_handler_returns_after_the_table():
 def test_cup_stops_when_xin_is_1():
     cpu, bus = run_op([0x4F], {"p": 0x11, "z": 0}, setup={"I": 3, "p": 0x10},
                       pc=ORG + 1, cycles=1 + 4 * 2, bus_factory=lambda: FakeBus(xin=[0, 1]))
-    assert bus.calls == [("xin", 1), ("xin", 5)]
+    assert bus.calls == [("xin", 0), ("xin", 4)]
 
 
 def test_cup_times_out_after_i_plus_1_polls():
@@ -315,8 +317,10 @@ def test_reset_clears_registers_and_internal_ram_but_not_cycles():
 
 
 def test_every_opcode_from_poisoned_memory_never_raises():
+    cpu = make_cpu()
     for op in range(256):
-        cpu = make_cpu([op])
+        cpu.mem[ORG:ORG + 4] = bytes([op, 0xAA, 0xAA, 0xAA])
+        cpu.pc = ORG
         for _ in range(3):
             assert cpu.step() >= 2
 
@@ -327,3 +331,110 @@ def test_state_attributes_are_masked(value):
     cpu.p, cpu.q, cpu.r = value, value, value
     cpu.dp = cpu.pc = 0x10000 | value
     assert (cpu.p, cpu.q, cpu.r, cpu.dp, cpu.pc) == (value & 0x7F,) * 3 + (value,) * 2
+
+
+# ---- more wrap-around and BCD properties -------------------------------------------------
+
+def test_loop_exit_pops_r_across_0x7f():
+    run_op([0x2F, 0x05], {"iram": {0x7F: 0xFF}, "r": 0x00, "c": 1, "z": 0},
+           setup={"r": 0x7F, "iram": {0x7F: 0x00}}, pc=ORG + 2, cycles=7)
+
+
+def test_exw_q_wraps_at_0x7f():
+    run_op([0x09], {"iram": {0x7F: 0x10, 0x20: 0x01}, "p": 0x21, "q": 0x00},
+           setup={"I": 0, "p": 0x20, "q": 0x7F, "iram": {0x20: 0x10, 0x7F: 0x01}},
+           pc=ORG + 1, cycles=6)
+
+
+def test_mvwd_p_wraps_at_0x7f():
+    run_op([0x18], {"iram": {0x7F: 1, 0x00: 2}, "p": 0x01, "dp": 0x9001},
+           setup={"I": 1, "p": 0x7F, "dp": 0x9000, "mem": {0x9000: 1, 0x9001: 2}},
+           pc=ORG + 1, cycles=5 + 4)
+
+
+def test_adw_q_wraps_below_zero():
+    # P = 0x41, Q = 0x00: the second byte comes from (0x7F); Q ends at 0x00-1-2 = 0x7D
+    run_op([0x0E], {"iram": {0x41: 0x02, 0x40: 0x02}, "p": 0x3F, "q": 0x7D, "c": 0, "z": 0},
+           setup={"I": 1, "p": 0x41, "q": 0x00,
+                  "iram": {0x40: 0x01, 0x41: 0x01, 0x00: 0x01, 0x7F: 0x01}},
+           pc=ORG + 1, cycles=7 + 3)
+
+
+def test_data_source_wraps_at_0xffff():
+    run_op([0x35], {"iram": {0x30: 0x11, 0x31: 0x22}, "p": 0x32},
+           setup={"I": 1, "p": 0x30, "A": 0xFF, "B": 0xFF, "mem": {0xFFFF: 0x11, 0x0000: 0x22}},
+           pc=ORG + 1, cycles=11 + 4)
+
+
+def _bcd_bytes(value, width):
+    return bytes.fromhex(f"{value:0{2 * width}d}")
+
+
+@given(st.integers(0, 10**8 - 1), st.integers(0, 10**8 - 1), st.booleans())
+@settings(max_examples=60, deadline=None)
+def test_adw_sbw_agree_with_decimal_arithmetic(x, y, subtract):
+    # 4-byte (8-digit) BCD numbers, most significant byte at the lowest address
+    cpu = make_cpu([0x0F if subtract else 0x0E])
+    cpu.iram[0] = 3
+    cpu.iram[0x20:0x24] = _bcd_bytes(x, 4)
+    cpu.iram[0x30:0x34] = _bcd_bytes(y, 4)
+    cpu.p, cpu.q = 0x23, 0x33
+    cpu.step()
+    result = (x - y) % 10**8 if subtract else (x + y) % 10**8
+    carry = x < y if subtract else x + y >= 10**8
+    assert bytes(cpu.iram[0x20:0x24]) == _bcd_bytes(result, 4)
+    assert (cpu.c, cpu.z) == (int(carry), int(result == 0))
+
+
+@given(st.integers(0, 9999), st.integers(0, 99), st.booleans())
+@settings(max_examples=60, deadline=None)
+def test_adn_sbn_agree_with_decimal_arithmetic(x, a, subtract):
+    cpu = make_cpu([0x0D if subtract else 0x0C])
+    cpu.iram[0], cpu.iram[2] = 1, int(str(a), 16)
+    cpu.iram[0x20:0x22] = _bcd_bytes(x, 2)
+    cpu.p = 0x21
+    cpu.step()
+    result = (x - a) % 10**4 if subtract else (x + a) % 10**4
+    assert bytes(cpu.iram[0x20:0x22]) == _bcd_bytes(result, 2)
+    assert cpu.c == int(x < a if subtract else x + a >= 10**4)
+
+
+@pytest.mark.parametrize("opcode, result, carry", [
+    (0x74, lambda a, n, c: (a + n) & 0xFF, lambda a, n, c: a + n > 0xFF),      # ADIA
+    (0x75, lambda a, n, c: (a - n) & 0xFF, lambda a, n, c: a < n),             # SBIA
+    (0x67, lambda a, n, c: a, lambda a, n, c: a < n),                          # CPIA
+])
+def test_adia_sbia_cpia_exhaustive_flags(opcode, result, carry):
+    cpu = make_cpu([opcode])
+    for a in range(256):
+        for n in range(0, 256, 3):
+            cpu.mem[ORG + 1] = n
+            cpu.iram[2], cpu.pc = a, ORG
+            cpu.step()
+            want = result(a, n, 0)
+            zero = (a == n) if opcode == 0x67 else want == 0
+            assert (cpu.iram[2], cpu.c, cpu.z) == (want, int(carry(a, n, 0)), int(zero)), (a, n)
+
+
+def test_adcm_sbcm_exhaustive_with_carry_in():
+    cpu = make_cpu([0xC4])
+    cpu.p = 0x20
+    for opcode, expect in ((0xC4, lambda x, a, c: x + a + c), (0xC5, lambda x, a, c: x - a - c)):
+        cpu.mem[ORG] = opcode
+        for x in range(0, 256, 5):
+            for a in range(256):
+                for c in (0, 1):
+                    cpu.iram[0x20], cpu.iram[2], cpu.c, cpu.pc = x, a, c, ORG
+                    cpu.step()
+                    v = expect(x, a, c)
+                    assert (cpu.iram[0x20], cpu.c, cpu.z) == (v & 0xFF, int(not 0 <= v <= 0xFF),
+                                                              int(v & 0xFF == 0)), (x, a, c)
+
+
+def test_run_pc_retry_rules():
+    from emulator.sc61860 import _wrapped_pc
+    assert _wrapped_pc(0x10005) == 0x0005        # ran off the top
+    assert _wrapped_pc(0xFFFE) == -2             # operands straddle the top
+    assert _wrapped_pc(-0x10003) == -3           # a JRM from a negative PC went past -64K
+    assert _wrapped_pc(0x1234) is None           # not the PC's fault: re-raise
+    assert _wrapped_pc(-5) is None

@@ -40,6 +40,14 @@ def test_table_every_instruction_costs_at_least_two_cycles():
     assert min(min(op.cycles, op.taken) for op in OPS) >= 2
 
 
+def test_table_block_counters():
+    # the CPU takes a block instruction's length from the register its formula names
+    assert {op.mnemonic for op in OPS if op.var == "J"} == {"MVB", "EXB", "MVBD", "EXBD"}
+    assert {op.mnemonic for op in OPS if op.var == "I"} == {
+        "MVW", "EXW", "MVWD", "EXWD", "ADN", "SBN", "ADW", "SBW", "SRW", "SLW", "FILM", "FILD",
+        "DATA", "CUP", "CDN"}
+
+
 def test_table_cycle_formulas_parse():
     assert optable._parse_cycles("4") == (4, 4, 0, "")
     assert optable._parse_cycles("7/4") == (4, 7, 0, "")
@@ -63,3 +71,21 @@ def test_table_every_mnemonic_has_a_test_named_after_it():
         names.update(re.findall(r"^def test_([a-z0-9]+)_", path.read_text(), re.M))
     missing = sorted({op.mnemonic for op in OPS} - {n.upper() for n in names})
     assert not missing
+
+
+TRANSFERS = {"JRP", "JRM", "JRNZP", "JRNZM", "JRZP", "JRZM", "JRNCP", "JRNCM", "JRCP", "JRCM",
+             "JP", "JPNZ", "JPZ", "JPNC", "JPC", "CALL", "CAL", "RTN", "DTC", "LOOP"}
+
+
+def test_table_length_and_fixed_cost_drive_execution():
+    from test_cpu_ops import ORG, make_cpu
+    cpu = make_cpu()
+    for op in OPS:
+        if op.mnemonic in TRANSFERS:
+            continue
+        cpu.mem[ORG:ORG + 4] = bytes([op.opcode, 0xAA, 0xAA, 0xAA])
+        cpu.pc, cpu.iram[0], cpu.iram[1] = ORG, 0, 0   # I = J = 0: one-byte blocks
+        spent = cpu.step()
+        assert cpu.pc == ORG + op.length, op
+        # with I = J = 0 a block costs its base; WAIT's operand is the 0xAA poison
+        assert spent == op.cycles + (op.per * 0xAA if op.var == "n" else 0), op

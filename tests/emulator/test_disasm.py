@@ -137,7 +137,8 @@ def test_disasm_cli_lists_a_file(tmp_path, capsys):
 def test_disasm_cli_start_and_end(tmp_path, capsys):
     image = tmp_path / "code.bin"
     image.write_bytes(bytes.fromhex("02 01 2D 02 37"))
-    assert main(["disasm", str(image), "--org", "&8000", "--start", "8002H", "--end", "0x8004"]) == 0
+    args = ["disasm", str(image), "--org", "&8000", "--start", "8002H", "--end", "0x8004"]
+    assert main(args) == 0
     assert capsys.readouterr().out.splitlines() == ["8002  2D 02        JRM 0x8001"]
 
 

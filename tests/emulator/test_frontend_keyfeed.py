@@ -96,3 +96,10 @@ def test_release_all_lets_go_at_once():
     feeder.release_all()
     assert feeder.down == set() and feeder.pending == 0
     assert sorted(feeder.machine.events[-2:]) == [("release", "A"), ("release", "B")]
+
+
+def test_brk_does_not_wait_for_the_key_wait_loop():
+    feeder = KeyFeeder(Recorder(), ready=lambda now: False)
+    feeder.tap(["BRK"])
+    feeder.update(0)
+    assert feeder.down == {"BRK"}

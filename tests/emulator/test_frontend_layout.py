@@ -70,10 +70,10 @@ def test_lcd_and_symbols_fit_their_window():
     assert (w, h) == (150 * layout.DOT_PITCH, 32 * layout.DOT_PITCH)
     wx, wy, ww, wh = layout.LCD_WINDOW
     assert wx <= x and x + w <= wx + ww and wy <= y and y + h <= wy + wh
-    sx, sy, sw, sh = layout.SYMBOL_COLUMN
-    assert sx + sw <= x  # the symbols sit left of the dot matrix
-    for _text, tx, ty in layout.SYMBOLS.values():
-        assert sx <= tx < sx + sw and sy <= ty < sy + sh
+    for text, tx, ty in layout.SYMBOLS.values():
+        # in a column left of the dot matrix, within its height
+        assert wx <= tx and tx + len(text) * layout.SYMBOL_FONT * 0.7 <= x
+        assert y <= ty and ty + layout.SYMBOL_FONT <= y + h
 
 
 def test_every_symbol_bit_the_firmware_uses_has_a_place():
@@ -88,33 +88,35 @@ def test_typed_characters_match_the_key_script_rules():
 
 
 def test_pc_characters_translate_to_machine_keys():
-    assert keymap.translate("a", "a") == ("keys", ("A",))
-    assert keymap.translate("a", "A") == ("keys", ("A",))
-    assert keymap.translate("1", "!") == ("keys", ("SHIFT", "Q"))
-    assert keymap.translate("/", "?") == ("keys", ("SHIFT", "U"))
-    assert keymap.translate("space", " ") == ("keys", ("SPACE",))
-    assert keymap.translate("[+]", "+") == ("keys", ("+",))  # keypad plus
-    assert keymap.translate("[", "[") is None
+    assert keymap.translate_text("a") == ("A",)
+    assert keymap.translate_text("A") == ("A",)
+    assert keymap.translate_text("!") == ("SHIFT", "Q")
+    assert keymap.translate_text("?") == ("SHIFT", "U")
+    assert keymap.translate_text(" ") == ("SPACE",)
+    assert keymap.translate_text("1+1") == ("1", "+", "1")
+    assert keymap.translate_text("[") == ()
 
 
 def test_named_keys_and_commands():
-    assert keymap.translate("return", "\r") == ("keys", ("ENTER",))
-    assert keymap.translate("backspace", "\b") == ("keys", ("LEFT", "DEL"))
-    assert keymap.translate("delete", "\x7f") == ("keys", ("DEL",))
-    assert keymap.translate("insert", "") == ("keys", ("INS",))
-    assert keymap.translate("escape", "\x1b") == ("keys", ("BRK",))
-    assert keymap.translate("tab", "\t") == ("keys", ("DEF",))
-    assert keymap.translate("f3", "") == ("keys", ("MODE",))
-    assert keymap.translate("f4", "") == ("keys", ("CLS",))
-    assert keymap.translate("f1", "") == ("command", "help")
-    assert keymap.translate("f12", "") == ("command", "screenshot")
-    assert keymap.translate("r", "\x12", ctrl=True) == ("command", "reset")
-    assert keymap.translate("x", "\x18", ctrl=True) is None
+    assert keymap.translate_key("return") == ("keys", ("ENTER",))
+    assert keymap.translate_key("enter") == ("keys", ("ENTER",))  # keypad
+    assert keymap.translate_key("backspace") == ("keys", ("LEFT", "DEL"))
+    assert keymap.translate_key("delete") == ("keys", ("DEL",))
+    assert keymap.translate_key("insert") == ("keys", ("INS",))
+    assert keymap.translate_key("escape") == ("keys", ("BRK",))
+    assert keymap.translate_key("tab") == ("keys", ("DEF",))
+    assert keymap.translate_key("f3") == ("keys", ("MODE",))
+    assert keymap.translate_key("f4") == ("keys", ("CLS",))
+    assert keymap.translate_key("f1") == ("command", "help")
+    assert keymap.translate_key("f12") == ("command", "screenshot")
+    assert keymap.translate_key("a") is None  # letters come as text
+    assert keymap.translate_key("r", ctrl=True) == ("command", "reset")
+    assert keymap.translate_key("x", ctrl=True) is None
 
 
 def test_help_lists_every_command():
     text = " ".join(pc for pc, _ in keymap.HELP_LINES)
     for name in keymap.COMMANDS:
-        assert name.upper() in text.upper() or name == "pause"
+        assert name.upper() in text.upper()
     for letter in keymap.CTRL_COMMANDS:
         assert f"Ctrl+{letter.upper()}" in text

@@ -47,7 +47,7 @@ def test_no_audio_device_is_a_one_line_notice(monkeypatch, capsys):
         raise pygame.error("No available audio device")
 
     monkeypatch.setattr(pygame.mixer, "init", fail)
-    sound = Sound(pygame)
+    sound = Sound()
     assert not sound.enabled
     sound.feed(0, FRAME, _two_khz(0, FRAME))  # plays nothing, raises nothing
     err = capsys.readouterr().err
@@ -55,11 +55,25 @@ def test_no_audio_device_is_a_one_line_notice(monkeypatch, capsys):
 
 
 def test_plays_through_the_mixer():
-    sound = Sound(pygame)
+    sound = Sound()
     try:
         assert sound.enabled
+        for frame in range(3):
+            sound.feed(frame * FRAME, (frame + 1) * FRAME, _two_khz(frame * FRAME, (frame + 1) * FRAME))
+        assert sound._level in (0, 1)
+    finally:
+        sound.close()
+
+
+def test_silence_after_a_tone_keeps_its_length():
+    """Frames without transitions just after a tone still produce (silent) samples."""
+    sound = Sound()
+    try:
+        sound.enabled = True
+        fed = []
+        sound._flush = lambda: fed.append(len(sound._pending))
         sound.feed(0, FRAME, _two_khz(0, FRAME))
-        sound.feed(FRAME, 2 * FRAME, _two_khz(FRAME, 2 * FRAME))
-        assert sound._channel.get_busy()
+        sound.feed(FRAME, 2 * FRAME, [])
+        assert fed[-1] >= 2 * (FRAME * sound._rate // 256_000) - 2
     finally:
         sound.close()

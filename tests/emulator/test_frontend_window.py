@@ -138,7 +138,10 @@ def click(window, name, hold_frames=1, button=1):
 
 
 def press_pc_key(window, key, text="", mod=0):
+    """The events SDL sends for one key stroke: KEYDOWN, TEXTINPUT when it types, KEYUP."""
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=text, mod=mod, scancode=0))
+    if text:
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
     pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, unicode=text, mod=mod, scancode=0))
     run_frames(window)
 
@@ -213,7 +216,7 @@ def test_clicks_follow_a_resized_window(window, machine):
 def test_typed_letters_and_digits(window, machine):
     press_pc_key(window, pygame.K_a, "a")
     press_pc_key(window, pygame.K_1, "1")
-    press_pc_key(window, pygame.K_RETURN, "\r")
+    press_pc_key(window, pygame.K_RETURN)
     settle(window)
     assert machine.keys_seen() == [("press", "A"), ("release", "A"), ("press", "1"), ("release", "1"),
                                    ("press", "ENTER"), ("release", "ENTER")]
@@ -231,6 +234,49 @@ def test_lone_shift_tap_is_the_machine_shift(window, machine):
     press_pc_key(window, pygame.K_RSHIFT)
     settle(window)
     assert machine.keys_seen() == [("press", "SHIFT"), ("release", "SHIFT")]
+
+
+class KeyWaitMachine(FakeMachine):
+    """Counts key-wait strobes (bus.keywait_count) while `waiting`, like the firmware's loop."""
+
+    def __init__(self):
+        super().__init__()
+        self.bus = SimpleNamespace(keywait_count=0)
+        self.waiting = True
+
+    def run_cycles(self, n):
+        if self.waiting:
+            self.bus.keywait_count += n // 1547
+        return super().run_cycles(n)
+
+
+def test_typed_key_waits_while_the_firmware_is_busy_at_the_prompt():
+    machine = KeyWaitMachine()
+    window = Window(machine, SimpleNamespace(zoom=1))
+    try:
+        run_frames(window, 3)
+        machine.waiting = False  # busy, e.g. clearing the screen after a result
+        run_frames(window)
+        press_pc_key(window, pygame.K_a, "a")
+        run_frames(window, 10)
+        assert machine.log == []
+        machine.waiting = True
+        run_frames(window, 2)
+        assert machine.pressed == {"A"}
+    finally:
+        window.close()
+
+
+def test_typed_key_goes_straight_in_while_a_program_runs():
+    machine = KeyWaitMachine()
+    window = Window(machine, SimpleNamespace(zoom=1))
+    try:
+        machine.waiting = False  # a program polling INKEY$: no key-wait loop at all
+        run_frames(window, 70)
+        press_pc_key(window, pygame.K_a, "a")
+        assert machine.pressed == {"A"}
+    finally:
+        window.close()
 
 
 def test_named_pc_keys(window, machine):
@@ -256,7 +302,7 @@ def test_front_end_commands(window, machine, tmp_path):
     assert machine.cycles > before
     press_pc_key(window, pygame.K_F11)
     assert window.sound.muted
-    press_pc_key(window, pygame.K_r, "\x12", mod=pygame.KMOD_LCTRL)
+    press_pc_key(window, pygame.K_r, mod=pygame.KMOD_LCTRL)
     assert machine.resets == 1
     window.screenshot_dir = tmp_path
     press_pc_key(window, pygame.K_F12)
@@ -264,7 +310,9 @@ def test_front_end_commands(window, machine, tmp_path):
     contrast = window.renderer.contrast
     press_pc_key(window, pygame.K_F7)
     assert window.renderer.contrast == contrast - 1
-    press_pc_key(window, pygame.K_q, "\x11", mod=pygame.KMOD_LCTRL)
+    press_pc_key(window, pygame.K_q, "@", mod=pygame.KMOD_LCTRL | pygame.KMOD_RALT)  # AltGr+Q
+    assert window.running
+    press_pc_key(window, pygame.K_q, mod=pygame.KMOD_LCTRL)
     assert not window.running
 
 
@@ -414,6 +462,15 @@ def test_dropping_an_image_loads_it(window, machine, tmp_path):
     assert "HELLO.img" in window._message
 
 
+def test_dropping_basic_source_tokenizes_it(window, machine, tmp_path):
+    from pc1360.tokenizer import tokenize
+
+    source = tmp_path / "hello.bas"
+    source.write_text('10 PRINT "HI"\n')
+    window.handle_event(pygame.event.Event(pygame.DROPFILE, file=str(source)))
+    assert machine.loaded == [tokenize(source.read_bytes())]
+
+
 def test_dropping_an_unknown_file_is_a_message_not_a_crash(window, machine, tmp_path, capsys):
     other = tmp_path / "notes.txt"
     other.write_text("hi")
@@ -423,13 +480,41 @@ def test_dropping_an_unknown_file_is_a_message_not_a_crash(window, machine, tmp_
     assert "notes.txt" in capsys.readouterr().err
 
 
+class RecordingChannel:
+    def __init__(self):
+        self.played = []
+
+    def get_queue(self):
+        return None
+
+    def get_busy(self):
+        return bool(self.played)
+
+    def play(self, sound):
+        self.played.append(sound)
+
+    queue = play
+
+
 def test_buzzer_transitions_reach_the_mixer(window, machine):
+    assert window.sound.enabled
+    window.sound._channel = channel = RecordingChannel()
     start = machine.cycles
     transitions = [(start + c, (c // 64) & 1) for c in range(64, FRAME, 64)]
     machine.buzzer.pending = list(transitions)
     run_frames(window)
     assert window.sound._level == transitions[-1][1]
-    assert window.sound.enabled and window.sound._channel.get_busy()
+    assert len(channel.played) == 1 and channel.played[0].get_length() > 0.01
+
+
+def test_no_sound_while_muted_or_in_turbo(window, machine):
+    window.sound._channel = channel = RecordingChannel()
+    for setup in (window.command_mute, window.command_turbo):
+        setup()
+        machine.buzzer.pending = [(machine.cycles + c, (c // 64) & 1) for c in range(64, FRAME, 64)]
+        run_frames(window)
+        setup()
+    assert channel.played == []
 
 
 def test_closing_saves_the_ram_card(machine):

@@ -137,12 +137,14 @@ def test_settled_row_8_and_the_0x2000_range_at_boot(roms):
     # 0x2000-0x27FF it shows the usual question and screens (§9). TEST 0x40 (reset input)
     # reads 0 throughout.
     m = PC1360(roms=roms)
-    strobes, writes = [], []
-    real_ina, real_write = m.keyboard.ina, m.bus.write
+    strobes, writes, tests = [], [], []
+    real_ina, real_write, real_test = m.keyboard.ina, m.bus.write, m.bus.test
     m.keyboard.ina = lambda strobe, ia: strobes.append(strobe) or real_ina(strobe, ia)
     m.bus.write = lambda addr, value: writes.append(addr) or real_write(addr, value)
+    m.bus.test = lambda mask: tests.append((mask, real_test(mask))) or tests[-1][1]
     m.key_wait_ready(5)
     assert 8 in strobes
+    assert tests[0] == (0x40, 0)  # the ROM's first TEST, at 0x000D: reset input not held
     assert screen(m) == CARD_QUESTION
     assert run_keys(m, "Y")[:2] == ["RUN MODE", ">"]
     assert {0x2000, 0x2001} <= set(writes) and any(0x26D8 <= a <= 0x26FF for a in writes)
@@ -170,6 +172,18 @@ def test_settled_pause_and_wait_follow_the_2ms_timer(machine):
                 seen[text] = step / 100
     assert 0.85 <= seen["B"] - seen["A"] <= 1.1
     assert 0.95 <= seen["C"] - seen["B"] <= 1.25
+
+
+def test_settled_auto_power_off_counts_512ms_ticks(machine):
+    # Settled (timer model): the firmware counts 512 ms flags in the word at 0x2A7E, from
+    # 0xFB00 up to the wrap: 1280 ticks = 655 s, Sharp's "about 11 minutes" (a full idle run
+    # measured 655-660 s). Clearing both flags on any TEST (Pokecom) loses ticks: 740 s.
+    assert 0xFB00 <= machine.peek_word(0x2A7E) < 0xFB10
+    machine.poke_word(0x2A7E, 0x10000 - 20)
+    machine.run_for(9.8)
+    assert not machine.off
+    machine.run_for(1.0)
+    assert machine.off
 
 
 def test_settled_off_key_powers_off_and_brk_on_goes_on(machine):
@@ -217,3 +231,14 @@ def test_load_program_puts_lines_where_cload_would(machine):
     assert machine.peek_word(0xFFD9) == 0x8030 + 1 + len(image)
     assert "1.".rjust(24) in run_keys(machine, "RUN{ENTER}", 1.0)
     assert run_keys(machine, "{MODE}LIST{ENTER}")[:2] == ["10:PRINT 1", "20:END"]
+
+
+def test_inkey_program_gets_keys_with_a_short_ready_timeout(machine):
+    # A program polling INKEY$ never enters the key-wait loop: the driver presses anyway
+    # once `timeout` has passed.
+    run_keys(machine, '{MODE}10 A$=INKEY$:IF A$="" GOTO 10{ENTER}20 PRINT A$;"!"{ENTER}{MODE}')
+    machine.type_keys("RUN{ENTER}")
+    machine.run_for(0.3)
+    machine.type_keys("X", timeout=0.05)
+    machine.run_for(0.3)
+    assert "X!" in screen(machine)

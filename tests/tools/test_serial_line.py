@@ -1,10 +1,12 @@
-"""The serial-line model: frames, bit timing in SC61860 cycles, the sampling decoder."""
+"""The serial-line model: frames, bit timing in SC61860 cycles, the sampling decoder, and
+the SioPort that puts it on the PC-1360's port bits."""
 
 import pytest
 
 from emulator.serial_line import (
-    CPU_HZ, MARK, SPACE, FrameFormat, LineError, Receiver, Transmitter, decode, encode,
-    frame_bits, frames_to_bytes, parity_bit)
+    CPU_HZ, FO_SD, IB_CD, IB_CS, IB_RD, LATCH_ER, LATCH_RR, LATCH_RS, MARK, SPACE, FrameFormat,
+    LineError, Receiver, SioPort, Transmitter, decode, encode, frame_bits, frames_to_bytes,
+    parity_bit)
 
 FORMATS = [FrameFormat(baud, bits, parity, stop)
            for baud in (300, 1200) for bits in (7, 8) for parity in "NEO" for stop in (1, 2)]
@@ -158,3 +160,99 @@ def test_transmitter_sampled_by_receiver_as_the_emulator_will_do():
             level = new
     frames += rx.flush(tx.free_at + 200)
     assert frames_to_bytes(frames) == b'10 PRINT "HI"\r\n\x1a'
+
+
+# --- SioPort: the line model on the PC-1360's port bits --------------------------------
+
+def _fo_writes(data, fmt, start=0):
+    """OUTF values that bit-bang `data` on SD as the firmware does: inverted, FO bit 1."""
+    return [(cycle, FO_SD if level == SPACE else 0) for cycle, level in encode(data, fmt, start)]
+
+
+def test_sio_port_decodes_inverted_sd_writes():
+    fmt = FrameFormat(1200, 8, "N", 1)
+    port = SioPort(fmt)
+    port.outf(0, 0)  # idle: SD low
+    for cycle, value in _fo_writes(b"OK\x1a", fmt, start=100):
+        port.outf(value | 0x04, cycle)  # other FO bits (the card slot) do not matter
+    assert port.host_receive(100 + 3 * fmt.frame_cycles) == b"OK\x1a"
+    assert port.host_receive(10**6) == b""  # each byte once
+    assert port.errors == []
+
+
+def test_sio_port_keeps_damaged_frames_apart():
+    fmt = FrameFormat(1200, 7, "E", 1)
+    port = SioPort(fmt)
+    for cycle, value in _fo_writes(b"A", FrameFormat(1200, 7, "O", 1)):
+        port.outf(value, cycle)
+    assert port.host_receive(10_000) == b""
+    assert [f.parity_error for f in port.errors] == [True]
+
+
+def test_sio_port_holds_cs_and_cd_while_the_host_is_ready():
+    port = SioPort(FrameFormat(1200))
+    assert port.inb_bits(0) == IB_CS | IB_CD
+    port.host_ready = False
+    assert port.inb_bits(0) == 0
+
+
+def test_sio_port_reports_rs_from_the_latch():
+    port = SioPort(FrameFormat(1200))
+    port.latch(LATCH_ER, 0)
+    assert not port.request_to_send
+    port.latch(LATCH_ER | LATCH_RS, 0)
+    assert port.request_to_send
+
+
+def _rd_levels(port, start, end, step=1):
+    """The logical line the pocket reads on RD (IB bit 5 is inverted)."""
+    return [(SPACE if port.inb_bits(cycle) & IB_RD else MARK) for cycle in range(start, end, step)]
+
+
+def test_sio_port_sends_to_the_pocket_only_while_er_and_rr_are_high():
+    fmt = FrameFormat(1200)
+    port = SioPort(fmt)
+    port.host_send(b"\x00")
+    assert set(_rd_levels(port, 0, 3000, 7)) == {MARK}  # port not open: nothing goes
+    port.latch(LATCH_ER, 3000)
+    assert set(_rd_levels(port, 3000, 6000, 7)) == {MARK}  # open, but not ready to receive
+    assert port.host_pending == 1
+    port.latch(LATCH_ER | LATCH_RR, 6000)  # LOAD: ready; the byte starts now
+    assert port.host_pending == 0
+    levels = _rd_levels(port, 6000, 6000 + fmt.frame_cycles)
+    assert levels[:fmt.bit_start(9)] == [SPACE] * fmt.bit_start(9)  # start bit and eight 0s
+    assert levels[fmt.bit_start(9):] == [MARK] * (fmt.frame_cycles - fmt.bit_start(9))
+
+
+def decode_rd(port, start, end):
+    receiver = Receiver(port.fmt)
+    frames = []
+    level = MARK
+    for cycle in range(start, end, 5):  # the firmware polls INB every few dozen cycles
+        new = SPACE if port.inb_bits(cycle) & IB_RD else MARK
+        if new != level:
+            frames += receiver.edge(cycle, new)
+            level = new
+    return frames + receiver.flush(end)
+
+
+def test_sio_port_finishes_a_byte_when_rr_drops_and_holds_the_next():
+    fmt = FrameFormat(1200)
+    port = SioPort(fmt)
+    port.host_send(b"AB")
+    port.latch(LATCH_ER | LATCH_RR, 0)
+    port.latch(LATCH_ER, 500)  # the pocket is busy: RR low in the middle of "A"
+    frames = decode_rd(port, 0, 4 * fmt.frame_cycles)
+    assert frames_to_bytes(frames) == b"A" and port.host_pending == 1
+    port.latch(LATCH_ER | LATCH_RR, 5 * fmt.frame_cycles)
+    frames = decode_rd(port, 5 * fmt.frame_cycles, 7 * fmt.frame_cycles)
+    assert frames_to_bytes(frames) == b"B" and frames[0].start == 5 * fmt.frame_cycles
+
+
+def test_sio_port_without_flow_control_sends_back_to_back_whatever_rr_says():
+    fmt = FrameFormat(1200)
+    port = SioPort(fmt, flow_control=False)
+    port.host_send(b"AB")
+    frames = decode_rd(port, 0, 3 * fmt.frame_cycles)
+    assert frames_to_bytes(frames) == b"AB"
+    assert frames[1].start - frames[0].start <= fmt.frame_cycles + 5  # one poll step late at most

@@ -1,7 +1,7 @@
 """`pc1360 send` / `pc1360 receive` end to end over real pseudo-terminals.
 
 pyserial opens the slave side as the command's PORT; a thread on the master side plays
-the calculator: it takes what LOAD "COM:" would read, or sends what SAVE "COM:" would.
+the calculator: it takes what LOAD would read, or sends what SAVE would.
 Ptys have no modem lines (see test_transfer_units.py for the CTS handshake), and the
 pty is put in raw mode first so that bytes written before pyserial configures the port
 are neither echoed nor held for a line end.
@@ -17,13 +17,15 @@ from pathlib import Path
 import pytest
 import serial
 
+from pc1360 import ramcard, tape, tapesound
 from pc1360.tokenizer import tokenize
+from tools import transfer
 from tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 KNIFFEL = ROOT / "basic_src" / "kniffel.bas"
 SMALL = '10 PRINT "HI"\n20 GOTO 10\n'
-FAST = ["--line-delay", "0", "--timeout", "3"]
+FAST = ["--handshake", "none", "--line-delay", "0", "--timeout", "3"]  # ptys: no modem lines
 
 
 class Pty:
@@ -44,7 +46,9 @@ class Pty:
 
 
 class Calculator(threading.Thread):
-    """The peer on the master side: runs `script(pty)` in a thread."""
+    """The peer on the master side: runs `script(calculator)` in a thread."""
+
+    opened = None  # from the port_opened fixture: set once the command has its port open
 
     def __init__(self, pty, script):
         super().__init__(daemon=True)
@@ -63,13 +67,14 @@ class Calculator(threading.Thread):
             if ready:
                 self.received += os.read(self.pty.master, 4096)
 
-    def load_com(self):
-        """LOAD "COM:": take everything up to the 0x1A end mark."""
+    def load(self):
+        """LOAD: take everything up to the 0x1A end mark."""
         self.read_until(lambda data: 0x1A in data)
 
-    def save_com(self, data, pause=0.1):
-        """SAVE "COM:": send `data` once the command has had time to open the port."""
-        time.sleep(pause)
+    def save(self, data):
+        """SAVE: send `data` once the command has opened the port (opening it flushes
+        whatever came before)."""
+        self.opened.wait(3)
         os.write(self.pty.master, data)
 
     def __enter__(self):
@@ -78,6 +83,22 @@ class Calculator(threading.Thread):
 
     def __exit__(self, *exc):
         self.join(5)
+
+
+@pytest.fixture(autouse=True)
+def port_opened(monkeypatch):
+    """Tell the peer when the command has its port open."""
+    opened = threading.Event()
+    real_open = transfer.open_port
+
+    def open_port(*args, **kwargs):
+        port = real_open(*args, **kwargs)
+        opened.set()
+        return port
+
+    monkeypatch.setattr(transfer, "open_port", open_port)
+    monkeypatch.setattr(Calculator, "opened", opened)
+    return opened
 
 
 @pytest.fixture
@@ -108,11 +129,11 @@ def assert_one_line_error(status, err, *fragments):
 def test_send_gives_crlf_lines_and_0x1a_and_prints_the_open_statement(pty, tmp_path, capsys):
     source = tmp_path / "hi.bas"
     source.write_text(SMALL)
-    with Calculator(pty, Calculator.load_com) as calc:
+    with Calculator(pty, Calculator.load) as calc:
         status, out, err = run(["send", str(source), "--port", pty.path] + FAST, capsys)
     assert status == 0, err
     assert bytes(calc.received) == b'10 PRINT "HI"\r\n20 GOTO 10\r\n\x1a'
-    assert 'OPEN "1200,N,8,1,A,L,&1A"' in out and 'LOAD "COM:"' in out
+    assert 'type: OPEN "1200,N,8,1,A,L,&1A"  then  LOAD' in out
     assert "100%" in err and "sent 2 lines, 28 bytes" in err  # stderr is no TTY: one plain line
 
 
@@ -121,20 +142,37 @@ def test_send_with_other_settings_and_cr_line_ends(pty, tmp_path, capsys):
     source.write_text("10 p.\"x\":goto 10\n")  # abbreviated, lower case: sent as LIST shows it
     argv = ["send", str(source), "--port", pty.path, "--baud", "300", "--parity", "e",
             "--bits", "7", "--stop", "2", "--eol", "C"] + FAST
-    with Calculator(pty, Calculator.load_com) as calc:
+    with Calculator(pty, Calculator.load) as calc:
         status, out, _ = run(argv, capsys)
     assert status == 0
     assert bytes(calc.received) == b'10 PRINT "x": GOTO 10\r\x1a'
     assert 'OPEN "300,E,7,2,A,C,&1A"' in out
 
 
-def test_send_an_image_lists_it_first(pty, tmp_path, capsys):
-    image = tmp_path / "hi.img"
-    image.write_bytes(tokenize(SMALL))
-    with Calculator(pty, Calculator.load_com) as calc:
-        status, _, _ = run(["send", str(image), "--port", pty.path] + FAST, capsys)
-    assert status == 0
+def _wav(image):
+    return tapesound.wav_bytes(tapesound.encode_samples(tape.encode_tap(image, "HI")))
+
+
+@pytest.mark.parametrize("suffix,container", [
+    (".img", lambda image: image),
+    (".tap", lambda image: tape.encode_tap(image, "HI")),
+    (".ram", ramcard.build_card),
+    (".wav", _wav),
+], ids=["img", "tap", "ram", "wav"])
+def test_send_a_stored_program_lists_it_first(pty, tmp_path, capsys, suffix, container):
+    stored = tmp_path / ("hi" + suffix)
+    stored.write_bytes(container(tokenize(SMALL)))
+    with Calculator(pty, Calculator.load) as calc:
+        status, _, err = run(["send", str(stored), "--port", pty.path] + FAST, capsys)
+    assert status == 0, err
     assert bytes(calc.received) == b'10 PRINT "HI"\r\n20 GOTO 10\r\n\x1a'
+
+
+def test_send_a_damaged_image_says_where(tmp_path, capsys):
+    stored = tmp_path / "cut.img"
+    stored.write_bytes(tokenize(SMALL)[:-3])
+    status, _, err = run(["send", str(stored), "--port", "loop://"] + FAST, capsys)
+    assert_one_line_error(status, err, "cut.img: byte 12", "runs past the end")
 
 
 def test_send_of_a_bad_source_names_line_and_column_and_sends_nothing(pty, tmp_path, capsys):
@@ -161,12 +199,14 @@ def test_send_to_a_busy_port(pty, tmp_path, capsys):
     assert_one_line_error(status, err, "busy", "another program")
 
 
-def test_send_with_rts_handshake_on_a_port_without_modem_lines(pty, tmp_path, capsys):
-    source = tmp_path / "hi.bas"
-    source.write_text(SMALL)
-    argv = ["send", str(source), "--port", pty.path, "--handshake", "rts"] + FAST
+@pytest.mark.parametrize("command", ["send", "receive"])
+def test_rts_handshake_on_a_port_without_modem_lines(pty, tmp_path, capsys, command):
+    path = tmp_path / "hi.bas"
+    path.write_text(SMALL)
+    argv = [command, str(path), "--port", pty.path, "--handshake", "rts", "--timeout", "3"]
     status, _, err = run(argv, capsys)
-    assert_one_line_error(status, err, "no CTS line", "--handshake none")
+    assert_one_line_error(status, err, "no handshake lines", "--handshake none")
+    assert path.read_text() == SMALL
 
 
 def test_send_with_the_cable_pulled_midway(pty, tmp_path, capsys):
@@ -175,11 +215,12 @@ def test_send_with_the_cable_pulled_midway(pty, tmp_path, capsys):
 
     def pull_after_first_line(calc):
         calc.read_until(lambda data: b"\n" in data)
-        time.sleep(0.03)  # within the 100 ms pause after the line: between two writes
+        time.sleep(0.03)  # well within the pause after the line: between two writes
         calc.pty.hang_up()
 
     with Calculator(pty, pull_after_first_line):
-        argv = ["send", str(source), "--port", pty.path, "--line-delay", "100", "--timeout", "3"]
+        argv = ["send", str(source), "--port", pty.path, "--handshake", "none",
+                "--line-delay", "300", "--timeout", "3"]
         status, _, err = run(argv, capsys)
     assert_one_line_error(status, err, "connection lost after 15 of 28 bytes", "check the cable")
 
@@ -199,35 +240,36 @@ LISTING = b'10:PRINT "HI": GOTO 10\r\n20:A$="\xb1\xfb": REM \xf5\r\n'
 def receive(pty, tmp_path, capsys, script, *options):
     out = tmp_path / "got.bas"
     with Calculator(pty, script):
-        status, stdout, err = run(["receive", str(out), "--port", pty.path, "--timeout", "3",
-                                   "--idle", "0.3", *options], capsys)
+        status, stdout, err = run(["receive", str(out), "--port", pty.path, "--handshake", "none",
+                                   "--timeout", "3", "--idle", "0.3", *options], capsys)
     return out, status, stdout, err
 
 
 def test_receive_writes_the_listing_as_utf8_text(pty, tmp_path, capsys):
-    out, status, stdout, err = receive(pty, tmp_path, capsys, lambda c: c.save_com(LISTING + b"\x1a"))
+    out, status, stdout, err = receive(pty, tmp_path, capsys, lambda c: c.save(LISTING + b"\x1a"))
     assert status == 0, err
     assert out.read_text(encoding="utf-8") == '10:PRINT "HI": GOTO 10\n20:A$="ｱπ": REM ♠\n'
-    assert 'SAVE "COM:"' in stdout and "received 2 lines" in err
+    assert 'type: OPEN "1200,N,8,1,A,L,&1A"  then  SAVE' in stdout and "received 2 lines" in err
 
 
 def test_receive_as_image_tokenizes(pty, tmp_path, capsys):
     out = tmp_path / "got.img"
-    with Calculator(pty, lambda c: c.save_com(b'10 PRINT "HI"\n20 GOTO 10\n\x1a')):
-        status, _, err = run(["receive", str(out), "--port", pty.path, "--timeout", "3"], capsys)
+    with Calculator(pty, lambda c: c.save(b'10 PRINT "HI"\n20 GOTO 10\n\x1a')):
+        status, _, err = run(["receive", str(out), "--port", pty.path, "--handshake", "none",
+                              "--timeout", "3"], capsys)
     assert status == 0, err
     assert out.read_bytes() == tokenize(SMALL)
 
 
 def test_receive_stops_at_0x1a_and_ignores_what_follows(pty, tmp_path, capsys):
     out, status, _, err = receive(pty, tmp_path, capsys,
-                                  lambda c: c.save_com(b"10 END\r\n\x1a\x00\xff junk"))
+                                  lambda c: c.save(b"10 END\r\n\x1a\x00\xff junk"))
     assert status == 0, err
     assert out.read_text() == "10 END\n"
 
 
 def test_receive_after_silence_keeps_complete_lines_with_a_warning(pty, tmp_path, capsys):
-    out, status, _, err = receive(pty, tmp_path, capsys, lambda c: c.save_com(b"10 END\r\n"))
+    out, status, _, err = receive(pty, tmp_path, capsys, lambda c: c.save(b"10 END\r\n"))
     assert status == 0
     assert out.read_text() == "10 END\n"
     assert "no 0x1A end mark" in err
@@ -236,21 +278,22 @@ def test_receive_after_silence_keeps_complete_lines_with_a_warning(pty, tmp_path
 def test_receive_nothing_within_the_timeout(pty, tmp_path, capsys):
     out = tmp_path / "got.bas"
     start = time.monotonic()
-    status, _, err = run(["receive", str(out), "--port", pty.path, "--timeout", "0.3"], capsys)
+    status, _, err = run(["receive", str(out), "--port", pty.path, "--handshake", "none",
+                          "--timeout", "0.3"], capsys)
     assert time.monotonic() - start < 2
     assert_one_line_error(status, err, "nothing received within 0.3 s", "SAVE")
     assert not out.exists()
 
 
 def test_receive_cut_off_mid_line_writes_nothing(pty, tmp_path, capsys):
-    out, status, _, err = receive(pty, tmp_path, capsys, lambda c: c.save_com(b'10 END\r\n20 PRINT "H'))
+    out, status, _, err = receive(pty, tmp_path, capsys, lambda c: c.save(b'10 END\r\n20 PRINT "H'))
     assert_one_line_error(status, err, "middle of line 2", "was not written")
     assert not out.exists()
 
 
 def test_receive_with_the_cable_pulled_midway_writes_nothing(pty, tmp_path, capsys):
     def pull(calc):
-        calc.save_com(b"10 END\r\n20 PR")
+        calc.save(b"10 END\r\n20 PR")
         time.sleep(0.1)
         calc.pty.hang_up()
 
@@ -262,7 +305,7 @@ def test_receive_with_the_cable_pulled_midway_writes_nothing(pty, tmp_path, caps
 def test_receive_garbage_bytes_are_named_with_line_and_column(pty, tmp_path, capsys):
     # A framing error reads as 0x00 on Linux; a wrong parity or baud gives bytes like these.
     out, status, _, err = receive(pty, tmp_path, capsys,
-                                  lambda c: c.save_com(b"10 END\r\n20 P\x00INT\r\n\x1a"))
+                                  lambda c: c.save(b"10 END\r\n20 P\x00INT\r\n\x1a"))
     assert_one_line_error(status, err, "received line 2:5: byte 0x00 is not listing text",
                           "--parity")
     assert not out.exists()
@@ -270,7 +313,7 @@ def test_receive_garbage_bytes_are_named_with_line_and_column(pty, tmp_path, cap
 
 def test_receive_a_line_that_does_not_tokenize(pty, tmp_path, capsys):
     out, status, _, err = receive(pty, tmp_path, capsys,
-                                  lambda c: c.save_com(b"10 END\r\n\xb1PRINT\r\n\x1a"))
+                                  lambda c: c.save(b"10 END\r\n\xb1PRINT\r\n\x1a"))
     assert_one_line_error(status, err, "received line 2:1:", "line number")
     assert not out.exists()
 
@@ -278,7 +321,7 @@ def test_receive_a_line_that_does_not_tokenize(pty, tmp_path, capsys):
 def test_failed_receive_leaves_an_existing_file_alone(pty, tmp_path, capsys):
     out = tmp_path / "got.bas"
     out.write_text("10 REM OLD\n")
-    _, status, _, _ = receive(pty, tmp_path, capsys, lambda c: c.save_com(b"10 \xfe\r\n\x1a"))
+    _, status, _, _ = receive(pty, tmp_path, capsys, lambda c: c.save(b"10 \xfe\r\n\x1a"))
     assert status == 1
     assert out.read_text() == "10 REM OLD\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["got.bas"]  # no temporary left
@@ -286,21 +329,22 @@ def test_failed_receive_leaves_an_existing_file_alone(pty, tmp_path, capsys):
 
 # --- round trip ------------------------------------------------------------------------
 
-def test_round_trip_send_then_receive_gives_the_same_program(tmp_path, capsys):
+def test_round_trip_send_then_receive_gives_the_same_program(tmp_path, capsys, port_opened):
     source = KNIFFEL if KNIFFEL.is_file() else tmp_path / "own.bas"
     if source != KNIFFEL:
         source.write_text('10 "A" CLEAR: FOR I=1 TO 10 STEP 2: PRINT I;π;√2\n'
                           '20 IF INKEY$="" GOTO 20\n30 ON I GOSUB 10,20: END\n', encoding="utf-8")
     first, second = Pty(), Pty()
     try:
-        with Calculator(first, Calculator.load_com) as calc:
+        with Calculator(first, Calculator.load) as calc:
             status, _, err = run(["send", str(source), "--port", first.path] + FAST, capsys)
         assert status == 0, err
-        # the calculator now sends back what it stored, as SAVE "COM:" does
-        with Calculator(second, lambda c: c.save_com(bytes(calc.received))):
+        # the calculator now sends back what it stored, as SAVE does
+        port_opened.clear()
+        with Calculator(second, lambda c: c.save(bytes(calc.received))):
             out = tmp_path / "back.img"
-            status, _, err = run(["receive", str(out), "--port", second.path, "--timeout", "3"],
-                                 capsys)
+            status, _, err = run(["receive", str(out), "--port", second.path,
+                                  "--handshake", "none", "--timeout", "3"], capsys)
         assert status == 0, err
     finally:
         first.close()

@@ -1,5 +1,5 @@
-"""The window driving the real firmware: mouse clicks and PC keys reach the ROM's key
-scanner, and the LCD shows exactly what the machine's display RAM holds."""
+"""The window driving the real machine: mouse clicks and PC keys reach the firmware's key
+scanner (or the built-in engine), and the LCD shows exactly what display RAM holds."""
 
 import os
 from types import SimpleNamespace
@@ -13,9 +13,6 @@ import pytest  # noqa: E402
 
 from emulator.frontend import layout  # noqa: E402
 from emulator.frontend.app import Window  # noqa: E402
-
-pytestmark = pytest.mark.rom
-
 
 @pytest.fixture
 def booted(rom_dir):
@@ -50,6 +47,8 @@ def type_text(window, text):
     for char in text:
         key = pygame.K_RETURN if char == "\r" else ord(char.lower())
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=char, mod=0, scancode=0))
+        if char != "\r":
+            pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=char))
         pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, unicode=char, mod=0, scancode=0))
         window.frame()
 
@@ -61,6 +60,7 @@ def lcd_matches(window, machine):
                for y, row in enumerate(machine.pixels()) for x, lit in enumerate(row))
 
 
+@pytest.mark.rom
 def test_click_y_answers_the_card_question_and_lcd_follows(booted):
     machine, window = booted
     window.frame()
@@ -73,6 +73,7 @@ def test_click_y_answers_the_card_question_and_lcd_follows(booted):
     assert lcd_matches(window, machine)
 
 
+@pytest.mark.rom
 def test_typed_sum_and_shifted_characters(booted):
     machine, window = booted
     click(window, "Y")
@@ -83,3 +84,62 @@ def test_typed_sum_and_shifted_characters(booted):
     assert frames_until(window, lambda: '"A!"' in machine.screen_text()[0] + machine.screen_text()[3])
     window.frame()
     assert lcd_matches(window, machine)
+
+
+def symbol_lit(window, name):
+    """Whether the legend of symbol `name` is drawn in the lit colour."""
+    _text, x, y = layout.SYMBOLS[name]
+    z = window.renderer.zoom
+    ox, oy = window._origin
+    area = pygame.display.get_surface().subsurface((ox + x * z, oy + y * z, 20 * z, layout.SYMBOL_FONT * z))
+    lit = window.renderer.dot_colours()[1]
+    return any(tuple(area.get_at((i, j)))[:3] == lit
+               for i in range(area.get_width()) for j in range(area.get_height()))
+
+
+@pytest.mark.rom
+def test_shift_and_mode_light_their_symbols(booted):
+    machine, window = booted
+    click(window, "Y")
+    assert frames_until(window, lambda: machine.screen_text()[1].startswith(">"))
+    assert symbol_lit(window, "RUN") and not symbol_lit(window, "SHIFT")
+    click(window, "SHIFT")
+    assert frames_until(window, lambda: "SHIFT" in machine.symbols())
+    window.frame()
+    assert symbol_lit(window, "SHIFT")
+    click(window, "MODE")  # SHIFT, MODE: RESERVE MODE, neither RUN nor PRO lit
+    assert frames_until(window, lambda: machine.screen_text()[0].startswith("RESERVE MODE"))
+    window.frame()
+    assert not symbol_lit(window, "RUN") and not symbol_lit(window, "PRO") and not symbol_lit(window, "SHIFT")
+
+
+@pytest.mark.rom
+def test_off_key_blanks_the_lcd_and_brk_turns_it_on(booted):
+    machine, window = booted
+    click(window, "Y")
+    assert frames_until(window, lambda: machine.screen_text()[1].startswith(">"))
+    click(window, "OFF")
+    assert frames_until(window, lambda: not any(map(any, machine.pixels())))
+    window.frame()
+    assert lcd_matches(window, machine)
+    click(window, "BRK")
+    assert frames_until(window, lambda: any(map(any, machine.pixels())))
+    window.frame()
+    assert lcd_matches(window, machine)
+
+
+def test_built_in_engine_in_the_window():
+    from emulator.basic.engine import BuiltinEngine
+    from emulator.machine import PC1360
+
+    machine = PC1360(engine=BuiltinEngine)
+    window = Window(machine, SimpleNamespace(zoom=1))
+    try:
+        click(window, "Y")
+        assert frames_until(window, lambda: machine.screen_text()[1].startswith(">"))
+        type_text(window, "2*21\r")
+        assert frames_until(window, lambda: machine.screen_text()[2].strip() == "42.")
+        window.frame()
+        assert lcd_matches(window, machine)
+    finally:
+        window.close()

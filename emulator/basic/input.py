@@ -1,0 +1,68 @@
+"""INPUT as the firmware shows it: the prompt on the next line (`?` when the
+statement gives none), the typed text after it with the `_` cursor; a `?` prompt, or
+one followed by `,`, disappears at the first key; each item is asked on a new line."""
+
+from . import bcd
+from .errors import SYNTAX, BasicError
+from .screen import COLS
+from .states import INPUT, RUNNING
+
+CURSOR = 0x5F
+
+
+class InputMixin:
+    """The INPUT part of BuiltinEngine (needs screen, interp, line, state)."""
+
+    def _ask(self):
+        """Show the prompt of the next INPUT item and start a fresh line."""
+        prompt, keep, _ref = self.input_items[0]
+        self.input_prompt = b"?" if prompt is None else prompt
+        self.input_keep = keep and prompt is not None
+        self.line.clear()
+        self.state = INPUT
+        screen = self.screen
+        screen.next_line()
+        # a kept prompt shows the cursor after it; a `?` that the first key erases
+        # shows alone (as the firmware engine shows both)
+        cursor = bytes([CURSOR]) if self.input_keep else b""
+        screen.show_line(screen.row, self.input_prompt + cursor)
+
+    def _input_key(self, key, code):
+        if key == "ENTER":
+            self._input_done()
+            return
+        if self._edit(key, code):
+            prompt = self.input_prompt if self.input_keep else b""
+            text = prompt + bytes(self.line) + bytes([CURSOR])
+            self.screen.show_line(self.screen.row, text[-COLS:])
+
+    def _input_done(self):
+        interp = self.interp
+        _prompt, _keep, ref = self.input_items.pop(0)
+        screen = self.screen
+        prompt = self.input_prompt if self.input_keep or not self.line else b""
+        screen.show_line(screen.row, (prompt + bytes(self.line))[-COLS:])
+        screen.end_line()
+        data = bytes(self.line)
+        self.line.clear()
+        if not data:
+            # ENTER alone keeps the variable and goes on with the next line (assumed)
+            self.input_items = []
+            interp.skip_line()
+            self.state = RUNNING
+            return
+        try:
+            if ref[2] == 0:
+                value = bcd.parse_number(data.decode("latin-1").strip())
+                if value is None:
+                    raise BasicError(SYNTAX)
+            else:
+                value = data
+            interp.vars.store(ref, value)
+        except BasicError as err:
+            self._show_error(err.code, interp.line)
+            return
+        if self.input_items:
+            self._ask()
+        else:
+            self.state = RUNNING

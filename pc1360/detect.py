@@ -1,0 +1,59 @@
+"""Tell the program containers apart by their content, and get the image out of one.
+
+Kinds: "wav" (a RIFF/WAVE recording of a tape), "tap" (tape record bytes), "ram" (a
+RAM-card image), "img" (the line records).
+"""
+
+from . import ramcard, tape
+from .errors import FormatError
+from .program import split_image
+
+_TAPE_TYPES = range(0x70, 0x77)
+
+
+def detect_kind(data):
+    data = bytes(data)
+    if not data:
+        raise FormatError("empty file", offset=0)
+    if data[:4] == b"RIFF" and data[8:12] == b"WAVE":
+        return "wav"
+    if _looks_like_tap(data):
+        return "tap"
+    if ramcard.card_size_kb(data) and _card_pointers_ok(data):
+        return "ram"
+    if _parses_as_img(data):
+        return "img"
+    # a damaged card is still best read as a card (its salvage knows where to look)
+    return "ram" if ramcard.card_size_kb(data) else "img"
+
+
+def image_of(kind, data, problems=None):
+    """The program image in `data` of the given kind. FormatError on damage unless
+    `problems` is given (salvage: intact lines are kept, the damage is appended to it)."""
+    if kind == "ram":
+        return ramcard.read_card(data, problems)
+    if kind in ("tap", "wav"):
+        data = tape.program_from_tape(data, kind, problems)
+    lines = split_image(data, problems=problems)
+    return b"".join(line.to_bytes() for line in lines)
+
+
+def _looks_like_tap(data):
+    return (len(data) >= tape.HEADER.sizeof() and data[0] in _TAPE_TYPES and data[8] == 0x5F
+            and tape.checksum(data[1:9]) == data[9])
+
+
+def _card_pointers_ok(data):
+    try:
+        ramcard.read_card(data)
+    except FormatError:
+        return False
+    return True
+
+
+def _parses_as_img(data):
+    try:
+        split_image(data)
+    except FormatError:
+        return False
+    return True

@@ -1,0 +1,295 @@
+"""Whole Kniffel games on the firmware engine (the real ROM running basic_src/kniffel.bas).
+
+Every turn the dice, the roll number, the name and both numbers are read off the LCD text
+and checked against kniffel_model. Dice are random (RANDOM, RND 6), so the random games
+choose adaptively from the dice they read. The scripted game pokes the dice (fixed
+variables A-E, see kniffel_driver.py) to force the rare cases: Kniffel, both straights,
+full house (also from five equal dice), bonus reached and missed, and a tie.
+
+Runtime (2-core machine, CPython 3.11): about 1 min for the module.
+"""
+
+from collections import Counter
+
+import pytest
+
+import kniffel_model as km
+
+kd = pytest.importorskip("kniffel_driver", exc_type=ImportError)
+
+pytestmark = [pytest.mark.rom, pytest.mark.slow]
+
+MAX_REROLL_S = 1.0  # ENTER -> new dice on the display
+MAX_NEXT_TURN_S = 2.0  # method chosen -> next player's first roll on the display
+MEM_PER_PLAYER = 57  # NM$ *2, M1$ *11, M2$ *20, PT(.,0..2)
+MEM_ARRAY_HEADERS = 28  # 4 arrays, 7 bytes each (measured)
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+@pytest.fixture
+def game(rom_dir):
+    machine = kd.boot(rom_dir, card_kb=8)
+    k = kd.Kniffel(machine)
+    k.load()
+    return k
+
+
+def key_for(method):
+    return km.METHOD_KEYS[km.METHODS.index(method)]
+
+
+def check_turn_start(screen, player):
+    """The first screen of a turn shows the player's state as the model has it."""
+    upper, lower = km.method_row_texts(player.used)
+    assert screen.name == player.name
+    assert screen.round == len(player.points) + 1  # one method per round
+    assert screen.roll == 1
+    assert all(d in range(1, 7) for d in screen.dice), screen.rows
+    assert screen.upper_row == upper and screen.lower_row == lower, screen.rows
+    assert screen.distance == player.distance, screen.rows
+    assert screen.score == player.total, screen.rows
+    assert not screen.prompt and screen.message == "", screen.rows
+
+
+def reroll_positions(dice):
+    """Keep the most frequent face (the higher on a tie), roll the others again."""
+    counts = Counter(dice)
+    keep = max(counts, key=lambda face: (counts[face], face))
+    return [i + 1 for i, d in enumerate(dice) if d != keep]
+
+
+def choose_and_roll(k, positions, extra_keys=()):
+    """Press the die keys (each beeps, the die disappears), then ENTER; checks the new roll."""
+    before = k.game_screen()
+    for pos in positions:
+        k.key(str(pos))
+        assert k.beeped, f"key {pos} not acknowledged"
+        assert k.game_screen().dice[pos - 1] is None
+    for extra in extra_keys:
+        k.key(extra)
+    k.key("ENTER", timing="reroll")
+    after = k.game_screen()
+    assert after.roll == before.roll + 1
+    assert all(d in range(1, 7) for d in after.dice), after.rows
+    for i in range(5):
+        if i + 1 not in positions:
+            assert after.dice[i] == before.dice[i], (before.rows, after.rows)
+    return after
+
+
+def play_turn(k, player, stop_after=3, method=None, refuse=None, zero=False, extra_keys=()):
+    """One turn: roll again (keeping the most frequent face) until roll `stop_after`, then
+    book `method` (default: the best open one; zero=True: an open method worth 0 if there
+    is one). refuse: a used method to try first (it must be refused). Returns the points."""
+    screen = k.game_screen()
+    check_turn_start(screen, player)
+    while screen.roll < stop_after:
+        positions = reroll_positions(screen.dice)
+        if not positions:
+            break
+        screen = choose_and_roll(k, positions, extra_keys if screen.roll == 1 else ())
+    if screen.roll < 3:
+        k.key("ENTER")  # no die chosen: straight to the method
+        assert k.beeped
+    screen = k.game_screen()
+    assert screen.prompt, screen.rows
+    if refuse:
+        k.key(key_for(refuse))
+        assert k.beeped
+        refused = k.game_screen()
+        assert refused.prompt and refused.message == "BELEGT", refused.rows
+        assert refused.score == player.total and refused.lower_row == screen.lower_row
+    if method is None and zero:
+        zeros = [m for m in player.open_methods() if km.score(m, screen.dice) == 0]
+        method = zeros[0] if zeros else None
+    if method is None:
+        method = km.best_open_method(player, screen.dice)
+    points = player.book(method, screen.dice)
+    k.key(key_for(method), timing="next_turn" if len(player.points) < 13 else None)
+    assert k.beeped
+    return method, points
+
+
+def check_final_screen(k, players):
+    rows = k.screen()
+    for i, player in enumerate(players):
+        row, col = divmod(8 * i, 24)
+        assert rows[row][col:col + 6] == f"{player.name}{player.total:4d}", rows
+    best = km.winners([p.total for p in players])
+    names = " ".join(players[i].name for i in best)
+    expected = f"SIEGER: {names}" if len(best) == 1 else f"GLEICHSTAND {names}"
+    assert rows[3] == expected.ljust(24), rows
+
+
+def finish(k, answer):
+    """After the final screen: any key, then the new-game question answered with `answer`."""
+    k.key("ENTER")
+    assert k.screen()[0].startswith("NEUES SPIEL? J/N")
+    k.key("X")  # neither J nor N: asked again
+    assert k.screen()[0].startswith("NEUES SPIEL? J/N")
+    k.key(answer, wait=False)
+    k.m.key_wait_ready()
+    k.check_error()
+
+
+def check_times(k):
+    assert max(k.times["reroll"], default=0) <= MAX_REROLL_S, k.times["reroll"]
+    assert max(k.times["next_turn"], default=0) <= MAX_NEXT_TURN_S, k.times["next_turn"]
+    assert k.times["next_turn"]
+
+
+# -- the games ----------------------------------------------------------------------------
+
+def test_one_player_game(game):
+    k = game
+    k.start(["AB"])
+    player = km.Player("AB")
+    booked = []
+    for turn in range(13):
+        options = {}
+        if turn == 0:
+            options = {"stop_after": 1}  # scoring with ENTER right after roll 1
+        elif turn == 1:
+            options = {"stop_after": 2}  # ... after roll 2
+        elif turn == 3:
+            options = {"refuse": booked[0][0]}  # a used method is refused
+        elif turn == 4:
+            options = {"zero": True, "stop_after": 1}  # a roll that does not match: 0
+        elif turn == 5:
+            # an invalid key and a second press of a chosen die change nothing
+            options = {"extra_keys": ("9", "X")}
+        booked.append(play_turn(k, player, **options))
+    assert player.finished
+    assert any(points == 0 for _, points in booked)
+    k.wait_ready()
+    check_final_screen(k, [player])
+    finish(k, "N")
+    assert all(row.strip() in ("", ">") for row in k.screen()), k.screen()
+    check_times(k)
+
+
+def test_die_keys_no_correction_and_third_roll_asks_by_itself(game):
+    k = game
+    k.start(["XY"])
+    screen = k.game_screen()
+    k.key("2")
+    assert k.beeped and k.game_screen().dice[1] is None
+    k.key("2")  # again: acknowledged, still chosen (no correction)
+    assert k.beeped and k.game_screen().dice[1] is None
+    k.key("7")  # not a die: ignored
+    assert not k.beeped and k.game_screen().dice == (screen.dice[0], None) + screen.dice[2:]
+    k.key("ENTER")
+    second = k.game_screen()
+    assert second.roll == 2 and second.dice[0] == screen.dice[0] and second.dice[2:] == screen.dice[2:]
+    k.key("1")
+    k.key("ENTER")
+    third = k.game_screen()
+    assert third.roll == 3 and third.prompt  # the "?" comes by itself after roll 3
+    k.key("ENTER")  # no effect at the "?": not a method key
+    assert not k.beeped and k.game_screen().prompt
+
+
+# Two players, dice poked: player AB reaches the bonus, CD misses it; both end on 252.
+SCRIPT_AB = [
+    ("1", (1, 1, 1, 2, 3)), ("2", (2, 2, 2, 1, 3)), ("3", (3, 3, 3, 1, 2)),
+    ("4", (4, 4, 4, 4, 1)), ("5", (5, 5, 5, 1, 2)), ("6", (6, 6, 6, 1, 2)),
+    ("DP", (6, 6, 6, 5, 5)), ("VP", (2, 2, 2, 2, 3)), ("FH", (4, 4, 4, 2, 2)),
+    ("KS", (2, 3, 4, 5, 3)), ("GS", (2, 3, 4, 5, 6)), ("KN", (1, 1, 2, 2, 3)),
+    ("CH", (1, 2, 3, 4, 6)),
+]
+SCRIPT_CD = [
+    ("1", (1, 1, 2, 3, 4)), ("2", (2, 1, 3, 4, 5)), ("3", (1, 1, 1, 1, 1)),
+    ("4", (4, 4, 4, 1, 2)), ("5", (5, 5, 5, 5, 1)), ("6", (6, 6, 6, 1, 1)),
+    ("FH", (3, 3, 3, 3, 3)), ("KN", (6, 6, 6, 6, 6)), ("GS", (1, 2, 3, 4, 5)),
+    ("KS", (3, 4, 5, 6, 1)), ("DP", (6, 6, 6, 6, 5)), ("VP", (1, 1, 1, 1, 2)),
+    ("CH", (6, 6, 3, 2, 1)),
+]
+
+
+def test_script_is_a_tie_with_bonus_reached_and_missed():
+    ab, cd = km.Player("AB"), km.Player("CD")
+    for player, script in ((ab, SCRIPT_AB), (cd, SCRIPT_CD)):
+        for method, dice in script:
+            player.book(method, dice)
+    assert ab.bonus == 35 and cd.bonus == 0
+    assert ab.total == cd.total == 252
+    assert ab.points["KN"] == 0 and cd.points["3"] == 0
+    assert cd.points["FH"] == 25 and ab.points["FH"] == 25
+
+
+def test_two_players_scripted_tie(game):
+    k = game
+    k.start(["AB", "CD"])
+    players = [km.Player("AB"), km.Player("CD")]
+    scripts = [SCRIPT_AB, SCRIPT_CD]
+    for rnd in range(13):
+        for player, script in zip(players, scripts):
+            method, dice = script[rnd]
+            check_turn_start(k.game_screen(), player)
+            k.wait_ready()
+            k.poke_dice(dice)
+            k.key("ENTER")
+            assert k.game_screen().prompt
+            expected = player.book(method, dice)
+            if method == "KN" and player.name == "CD":
+                assert expected == 50  # Kniffel
+            k.key(key_for(method), timing="next_turn" if rnd < 12 or player is players[0] else None)
+    k.wait_ready()
+    check_final_screen(k, players)
+    assert k.screen()[3].startswith("GLEICHSTAND AB CD")
+    finish(k, "J")
+    assert k.screen()[0].startswith("ANZAHL SPIELER?"), k.screen()
+    check_times(k)
+
+
+def test_bonus_shows_in_the_score_as_soon_as_reached(game):
+    k = game
+    k.start(["BO"])
+    player = km.Player("BO")
+    for method, dice in (("6", (6, 6, 6, 6, 6)), ("5", (5, 5, 5, 5, 5)), ("4", (4, 4, 4, 2, 2))):
+        check_turn_start(k.game_screen(), player)
+        k.wait_ready()
+        k.poke_dice(dice)
+        k.key("ENTER")
+        player.book(method, dice)
+        k.key(key_for(method))
+    screen = k.game_screen()
+    assert player.upper_sum == 67 and player.total == 67 + 35
+    check_turn_start(screen, player)
+    assert screen.distance == 67 - 45 and screen.score == 102
+
+
+def test_four_players_game(game):
+    k = game
+    names = ["AA", "BB", "CC", "DD"]
+    k.start(names)
+    players = [km.Player(name) for name in names]
+    for rnd in range(13):
+        for index, player in enumerate(players):
+            stop_after = 1 + (rnd + index) % 3
+            play_turn(k, player, stop_after=stop_after, zero=(rnd == 6 and index == 1))
+    k.wait_ready()
+    check_final_screen(k, players)
+    finish(k, "N")
+    check_times(k)
+
+
+def test_eight_players_memory(game):
+    k = game
+    free_after_load = k.free_memory()
+    names = [f"P{i}" for i in range(1, 9)]
+    k.start(names)
+    players = [km.Player(name) for name in names]
+    for _ in range(13):
+        for player in players:
+            play_turn(k, player, stop_after=1)
+    k.wait_ready()
+    check_final_screen(k, players[:8])
+    finish(k, "N")
+    free_at_end = k.free_memory()
+    assert free_at_end == free_after_load - 8 * MEM_PER_PLAYER - MEM_ARRAY_HEADERS
+    assert free_at_end > 2000
+    check_times(k)
+    print(f"\nMEM after load {free_after_load}, after an 8-player game {free_at_end}; "
+          f"next-turn times {min(k.times['next_turn']):.2f}-{max(k.times['next_turn']):.2f} s")

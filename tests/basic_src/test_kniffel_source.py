@@ -1,0 +1,101 @@
+"""basic_src/kniffel.bas as source: it tokenizes, every line can be typed, it fits an 8 KB
+card with room for 8 players, and it keeps the PC-1360's variable rules (no emulator)."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+tokenizer = pytest.importorskip("pc1360.tokenizer")
+program = pytest.importorskip("pc1360.program")
+
+SOURCE = Path(__file__).resolve().parents[2] / "basic_src" / "kniffel.bas"
+PROGRAM_AREA_8KB = 6558  # program + DIM area on an 8 KB card (basic_language.md §1.1)
+PLAYERS = 8
+QUOTE, PREFIX, REM_CODE, LINE_REF = 0x22, 0xFE, 0x59, 0x1F
+
+
+@pytest.fixture(scope="module")
+def parsed():
+    return tokenizer.parse_program(SOURCE.read_text(encoding="utf-8"))
+
+
+def code_parts(body):
+    """The bytes of a line body outside strings and REM text, as a str with each keyword
+    token replaced by a space (so letters of neighbouring names do not join)."""
+    out = []
+    i = 0
+    while i < len(body):
+        byte = body[i]
+        if byte == QUOTE:
+            end = body.find(b'"', i + 1)
+            out.append(" ")
+            i = len(body) if end < 0 else end + 1
+        elif byte == PREFIX:
+            if body[i + 1] == REM_CODE:
+                break
+            out.append(" ")
+            i += 2
+        elif byte == LINE_REF:
+            out.append(" 0 ")
+            i += 3
+        else:
+            out.append(chr(byte))
+            i += 1
+    return "".join(out)
+
+
+def test_tokenizes_without_warnings(parsed):
+    assert parsed.warnings == []
+    assert len(parsed.lines) > 40
+
+
+def test_every_line_can_be_typed(parsed):
+    too_long = [line.number for line in parsed.lines if program.typed_length(line) > program.MAX_TYPED]
+    assert too_long == []
+
+
+def test_source_lines_are_short(parsed):
+    # the source itself stays within the 80-character input line, keywords in full
+    for text in SOURCE.read_text(encoding="utf-8").splitlines():
+        assert len(text) <= 80, text
+
+
+def test_started_with_def_k(parsed):
+    labelled = [line.number for line in parsed.lines if line.body.startswith(b'"K"')]
+    assert len(labelled) == 1
+
+
+def test_no_unknown_words(parsed):
+    # A misspelt keyword would be stored as letters: outside strings and REM only variable
+    # names (one letter, or a letter and a letter or digit) may remain.
+    for line in parsed.lines:
+        words = re.findall(r"[A-Z][A-Z0-9]*", code_parts(line.body))
+        assert all(len(word) <= 2 for word in words), (line.number, words)
+
+
+def test_fixed_letters_are_either_numbers_or_strings(parsed):
+    # A-Z, A$-Z$ and A(1)-A(26) share storage: a letter may not be used both ways.
+    numeric, string = set(), set()
+    for line in parsed.lines:
+        code = code_parts(line.body)
+        for name, dollar, paren in re.findall(r"(?<![A-Z0-9])([A-Z][A-Z0-9]?)(\$?)(\(?)", code):
+            if len(name) == 2:
+                continue
+            if name == "A" and paren and not dollar:
+                continue  # A(n): fixed variables by number, checked by hand (A-E, F-K)
+            (string if dollar else numeric).add(name)
+    assert numeric & string == set()
+
+
+def test_fits_an_8kb_card_with_eight_players(parsed):
+    image = parsed.image
+    dim = re.search(r"DIM NM\$\(P-1\)\*(\d+),M1\$\(P-1\)\*(\d+),M2\$\(P-1\)\*(\d+),PT\(P-1,(\d+)\)",
+                    SOURCE.read_text(encoding="utf-8"))
+    assert dim, "the DIM line changed: update this test"
+    names, upper, lower, numbers = map(int, dim.groups())
+    per_player = names + upper + lower + 8 * (numbers + 1)
+    assert per_player == 57  # the program's own MEM check uses 57 bytes a player
+    headers = 4 * 7  # measured on the firmware: 7 bytes per array
+    used = len(image) + 2 + PLAYERS * per_player + headers  # 0xFF before and after the lines
+    assert used <= PROGRAM_AREA_8KB - 500, used  # and room to spare

@@ -1,0 +1,309 @@
+"""The serial transfer against the real PC-1360 firmware in the emulator.
+
+The machine's bus does not drive the SIO yet, so `Pocket` puts an emulator.serial_line
+SioPort on the bus instance here, the way the bus is meant to: OUTF -> SD, writes to the
+0x3800 latch -> ER/RR/RS, INB bits 5-7 <- RD/CS/CD. The host side then plays the PC:
+directly, or bridged to a pseudo-terminal on which `pc1360 send` / `receive` run.
+
+What the firmware showed (and these tests keep checking): after OPEN "1200,N,8,1,A,L,&1A"
+plain LOAD and SAVE use the SIO, while LOAD "COM:" and SAVE "COM:" are syntax errors
+(ERROR 1); SAVE sends "10 PRINT "HI": GOTO 10" lines with the OPEN line end, then 0x1A;
+LOAD stores the lines as if typed and pulls RR low while it stores one.
+"""
+
+import os
+import select
+import threading
+import tty
+from pathlib import Path
+
+import pytest
+
+from emulator.machine import PC1360
+from emulator.romset import load
+from emulator.serial_line import CPU_HZ, LATCH_RR, SIO_LATCH, FrameFormat, SioPort
+from pc1360.tokenizer import parse_program, tokenize
+from tools import cmd_serial, transfer
+from tools.cli import main
+
+pytestmark = pytest.mark.rom
+
+KNIFFEL = Path(__file__).resolve().parents[2] / "basic_src" / "kniffel.bas"
+SMALL = '10 PRINT "HI":GOTO 10\n20 A=1.5E3:B$="X":REM OK\n'
+START_PTR, END_PTR = 0xFFD7, 0xFFD9  # the program between two 0xFF marks (hardware.md §9)
+DEFAULT = transfer.Settings()
+
+
+def wire(source, settings=DEFAULT):
+    """What `pc1360 send` puts on the line for `source`."""
+    lines = transfer.listing_lines(parse_program(source).lines, settings)
+    return b"".join(transfer.wire_chunks(lines, settings))
+
+
+class Pocket:
+    """The emulated PC-1360 with a SioPort on its bus (wrapped on this bus instance)."""
+
+    def __init__(self, machine):
+        self.machine = machine
+        self.port = None
+        self.is_open = False
+        self.rr_changes = []  # (cycle, RR level) each time the firmware flips RR
+        bus = machine.bus
+        outf, write = bus.outf, bus.write
+
+        def sio_outf(value):
+            self.port.outf(value, machine.now())
+            outf(value)
+
+        def sio_write(addr, value):
+            if addr & 0xFE00 == SIO_LATCH:  # 0x3800-0x39FF
+                self.port.latch(value, machine.now())
+                rr = bool(value & LATCH_RR)
+                if not self.rr_changes or self.rr_changes[-1][1] != rr:
+                    self.rr_changes.append((machine.now(), rr))
+            write(addr, value)
+
+        bus.outf = sio_outf
+        bus.write = sio_write
+        bus.inb = lambda: self.port.inb_bits(machine.now())
+
+    def type(self, keys):
+        self.machine.type_keys(keys)
+
+    def open(self, settings=DEFAULT):
+        """Type the OPEN statement the tools print; the host side takes its settings.
+        OPEN on an open port is ERROR 8, so CLOSE comes first then."""
+        self.port = SioPort(FrameFormat(settings.baud, settings.bits, settings.parity,
+                                        settings.stop))
+        self.type(("CLOSE{ENTER}" if self.is_open else "") + settings.open_statement() + "{ENTER}")
+        assert self.machine.key_wait_ready()
+        assert "ERROR" not in " ".join(self.screen()), self.screen()
+        self.is_open = True
+        return self.port
+
+    def run_until(self, done, seconds):
+        """Run in small steps until `done()`; host calls use machine.cycles, which is exact
+        between runs."""
+        machine = self.machine
+        deadline = machine.cycles + seconds * CPU_HZ
+        while not done():
+            if machine.cycles >= deadline:
+                pytest.fail(f"not done after {seconds} s; the screen shows {self.screen()}")
+            machine.run_for(0.05)
+
+    def load(self, source, settings=DEFAULT):
+        port = self.open(settings)
+        self.type("LOAD{ENTER}")
+        port.host_send(wire(source, settings))
+        self.run_until(lambda: not port.host_pending, 120)
+        assert self.machine.key_wait_ready()
+        assert port.errors == []
+
+    def save(self, settings=DEFAULT):
+        port = self.open(settings)
+        self.type("SAVE{ENTER}")
+        received = bytearray()
+
+        def ended():
+            received.extend(port.host_receive(self.machine.cycles))
+            return received.endswith(b"\x1a")
+
+        self.run_until(ended, 120)
+        assert port.errors == []
+        return bytes(received)
+
+    def rr_low_seconds(self):
+        """How long RR stayed low each time: while LOAD stores a line."""
+        pairs = zip(self.rr_changes, self.rr_changes[1:])
+        return [(end - start) / CPU_HZ for (start, rr), (end, _) in pairs if not rr]
+
+    def program(self):
+        machine = self.machine
+        return bytes(machine.mem[machine.peek_word(START_PTR) + 1:machine.peek_word(END_PTR)])
+
+    def screen(self):
+        return [line.rstrip() for line in self.machine.screen_text()]
+
+
+@pytest.fixture(scope="module")
+def booted(rom_dir):
+    machine = PC1360(roms=load(rom_dir))
+    assert machine.key_wait_ready(5)
+    machine.type_keys("Y")  # clear the blank card: RUN mode, empty program
+    assert machine.key_wait_ready()
+    return Pocket(machine), machine.snapshot()
+
+
+@pytest.fixture
+def pocket(booted):
+    pocket, snap = booted
+    pocket.machine.restore(snap)
+    pocket.port = SioPort(FrameFormat(1200))  # time went back: a fresh line
+    pocket.is_open = False
+    pocket.rr_changes.clear()
+    return pocket
+
+
+@pytest.mark.parametrize("command", ['LOAD "COM:"', 'SAVE "COM:"'])
+def test_com_device_name_is_a_syntax_error_on_the_pc1360(pocket, command):
+    pocket.open()
+    pocket.type(command + "{ENTER}")
+    pocket.machine.key_wait_ready()
+    assert "ERROR 1" in pocket.screen()
+
+
+def test_load_stores_what_send_sends_paced_by_rr(pocket):
+    pocket.load(SMALL)
+    assert pocket.program() == tokenize(SMALL)
+
+
+def _load_without_flow_control(pocket, pieces, delay):
+    """LOAD from a host that ignores RR, sending `pieces` with a pause of `delay` s after
+    each."""
+    port = pocket.open()
+    port.flow_control = False
+    pocket.type("LOAD{ENTER}")
+    pocket.machine.run_for(0.1)  # the user starts LOAD before the sender (data before is ERROR 8)
+    for piece in pieces:
+        port.host_send(piece)
+        pocket.run_until(lambda: not port.host_pending, 30)
+        pocket.machine.run_for(port.fmt.frame_cycles / CPU_HZ + delay)  # last byte, then pause
+    assert pocket.machine.key_wait_ready()
+
+
+def test_without_handshake_lines_sent_back_to_back_are_garbled(pocket):
+    _load_without_flow_control(pocket, [wire(SMALL)], 0)
+    assert pocket.program() != tokenize(SMALL)
+
+
+def test_without_handshake_the_default_line_delay_is_enough(pocket):
+    chunks = transfer.wire_chunks(transfer.listing_lines(parse_program(SMALL).lines, DEFAULT),
+                                  DEFAULT)
+    _load_without_flow_control(pocket, chunks, cmd_serial.NO_HANDSHAKE_DELAY_MS / 1000)
+    assert pocket.program() == tokenize(SMALL)
+
+
+def test_save_sends_lines_as_send_writes_them_then_0x1a(pocket):
+    pocket.load(SMALL)
+    sent = pocket.save()
+    assert sent == b'10 PRINT "HI": GOTO 10\r\n20 A=1.5E3:B$="X": REM OK\r\n\x1a'
+    assert sent == wire(SMALL)
+
+
+def test_save_with_seven_bits_even_parity_two_stops_and_cr(pocket):
+    pocket.load(SMALL)
+    settings = transfer.Settings(baud=300, parity="E", bits=7, stop=2, eol="C")
+    assert pocket.save(settings) == b'10 PRINT "HI": GOTO 10\r20 A=1.5E3:B$="X": REM OK\r\x1a'
+
+
+def test_save_raises_rs_and_waits_for_cs(pocket):
+    pocket.load(SMALL)
+    port = pocket.open()
+    port.host_ready = False  # the PC is not ready: CS low
+    pocket.type("SAVE{ENTER}")
+    pocket.machine.run_for(0.5)
+    assert port.request_to_send and port.host_receive(pocket.machine.cycles) == b""
+    port.host_ready = True
+    received = bytearray()
+
+    def ended():
+        received.extend(port.host_receive(pocket.machine.cycles))
+        return received.endswith(b"\x1a")
+
+    pocket.run_until(ended, 30)
+    assert received == wire(SMALL)
+
+
+@pytest.mark.slow  # about 80 s of emulated time at 1200 baud
+def test_whole_program_round_trip_through_load_and_save(pocket):
+    if not KNIFFEL.is_file():
+        pytest.skip("basic_src/kniffel.bas not present")
+    source = KNIFFEL.read_bytes()
+    pocket.load(source)
+    assert pocket.program() == tokenize(source)
+    # the default pause without handshake outlasts every line LOAD stored
+    assert max(pocket.rr_low_seconds()) < cmd_serial.NO_HANDSHAKE_DELAY_MS / 1000
+    _, program = transfer.parse_received(pocket.save()[:-1], ended=True)
+    assert program.image == tokenize(source)
+
+
+# --- the command line, bridged to the emulated SIO through a pseudo-terminal ----------
+
+class Bridge:
+    """A pty whose master end `pump()` connects to the emulated SIO."""
+
+    def __init__(self):
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.path = os.ttyname(self.slave)
+
+    def pump(self, pocket):
+        while select.select([self.master], [], [], 0)[0]:
+            pocket.port.host_send(os.read(self.master, 4096))
+        received = pocket.port.host_receive(pocket.machine.cycles)
+        if received:
+            os.write(self.master, received)
+
+    def close(self):
+        os.close(self.master)
+        os.close(self.slave)
+
+
+@pytest.fixture
+def bridge():
+    pair = Bridge()
+    yield pair
+    pair.close()
+
+
+def in_thread(argv):
+    result = {}
+    thread = threading.Thread(target=lambda: result.setdefault("status", main(argv)), daemon=True)
+    thread.start()
+    return thread, result
+
+
+def test_cli_send_into_the_emulated_load(pocket, bridge, tmp_path, capsys):
+    source = tmp_path / "small.bas"
+    source.write_text(SMALL)
+    pocket.open()
+    pocket.type("LOAD{ENTER}")
+    # a pty has no modem lines: the emulated port paces by RR itself
+    thread, result = in_thread(["send", str(source), "--port", bridge.path,
+                                "--handshake", "none", "--line-delay", "0", "--timeout", "5"])
+
+    def done():
+        bridge.pump(pocket)
+        return not thread.is_alive() and not pocket.port.host_pending
+
+    pocket.run_until(done, 60)
+    assert pocket.machine.key_wait_ready()
+    assert result == {"status": 0}, capsys.readouterr().err
+    assert pocket.program() == tokenize(SMALL)
+
+
+def test_cli_receive_from_the_emulated_save(pocket, bridge, tmp_path, capsys, monkeypatch):
+    pocket.load(SMALL)
+    opened = threading.Event()
+    real_open = transfer.open_port
+
+    def open_and_tell(*args, **kwargs):
+        port = real_open(*args, **kwargs)
+        opened.set()  # opening flushes the input: SAVE may start only now
+        return port
+
+    monkeypatch.setattr(transfer, "open_port", open_and_tell)
+    out = tmp_path / "back.img"
+    thread, result = in_thread(["receive", str(out), "--port", bridge.path, "--handshake", "none",
+                                "--timeout", "5"])
+    assert opened.wait(5)
+    pocket.open()
+    pocket.type("SAVE{ENTER}")
+
+    def done():
+        bridge.pump(pocket)
+        return not thread.is_alive()
+
+    pocket.run_until(done, 60)
+    assert result == {"status": 0}, capsys.readouterr().err
+    assert out.read_bytes() == tokenize(SMALL)

@@ -1,0 +1,127 @@
+"""`pc1360 tokenize` and `pc1360 list`: BASIC source <-> the PC-1360's program formats."""
+
+import sys
+from pathlib import Path
+
+from pc1360 import detect, ramcard, tape, tapesound
+from pc1360.errors import FormatError
+from pc1360.listing import list_program
+from pc1360.tokenizer import parse_program
+from tools.cli import UsageError
+from tools.fileio import write_atomic
+
+FORMATS = ("img", "ram", "tap", "wav")
+
+
+def register(subparsers):
+    tok = subparsers.add_parser(
+        "tokenize", help="turn BASIC source into a program image, card, tape record or WAV",
+        description="Tokenize a BASIC source file (UTF-8, or the machine's 8-bit codes) as "
+                    "the PC-1360 stores typed lines.")
+    tok.add_argument("source", metavar="SRC", help="source file, or - for standard input")
+    tok.add_argument("-o", "--output", metavar="OUT", type=Path,
+                     help="output file (default: SRC with the format's suffix; standard "
+                          "output when SRC is -)")
+    tok.add_argument("--format", choices=FORMATS,
+                     help="img: PocketTools program lines; ram: RAM-card image; tap: tape "
+                          "record; wav: tape recording (default: from OUT's suffix, else img)")
+    tok.add_argument("--card", type=int, choices=sorted(ramcard.CARD_SIZES), default=32,
+                     help="RAM card size in KB for --format ram (default 32)")
+    tok.add_argument("--name", default="", help="program name on tape, up to 7 characters")
+    tok.add_argument("--long-lines", action="store_true",
+                     help="accept lines longer than the 80 characters one can type (up to 255 "
+                          "stored bytes; such programs can reach the machine by tape)")
+    tok.set_defaults(handler=cmd_tokenize)
+
+    lst = subparsers.add_parser(
+        "list", help="list a program (.img, .ram, .tap or .wav; the kind is found from the content)")
+    lst.add_argument("file", metavar="FILE", help="program file, or - for standard input")
+    lst.add_argument("--ascii", action="store_true",
+                     help="plain ASCII: other characters as \\xHH escapes (which tokenize reads back)")
+    lst.add_argument("--salvage", action="store_true",
+                     help="list the intact lines of a damaged file, report the damage, exit 0")
+    lst.set_defaults(handler=cmd_list)
+
+
+def cmd_tokenize(args):
+    name = "<stdin>" if args.source == "-" else args.source
+    source = _read(args.source)
+    form = args.format or _format_from_suffix(args.output)
+    try:
+        parsed = parse_program(source, long_lines=args.long_lines)
+        data = _encode(parsed.image, form, args)
+    except FormatError as exc:
+        _report(name, exc)
+        return 1
+    for warning in parsed.warnings:
+        _report(name, warning, "warning: ")
+    if args.output is None and args.source == "-":
+        if sys.stdout.isatty():
+            raise UsageError("will not write binary data to a terminal: give -o OUT")
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return 0
+    output = args.output or Path(args.source).with_suffix("." + form)
+    try:
+        write_atomic(output, data)
+    except OSError as exc:
+        raise UsageError(f"cannot write {output}: {exc.strerror or exc}") from None
+    return 0
+
+
+def cmd_list(args):
+    name = "<stdin>" if args.file == "-" else args.file
+    data = _read(args.file)
+    problems = [] if args.salvage else None
+    try:
+        kind = detect.detect_kind(data)
+        text = list_program(detect.image_of(kind, data, problems), ascii=args.ascii)
+    except FormatError as exc:
+        _report(name, exc)
+        return 1
+    for problem in problems or ():
+        _report(name, problem, "damaged: ")
+    sys.stdout.buffer.write(text.encode("ascii" if args.ascii else "utf-8"))
+    sys.stdout.flush()
+    return 0
+
+
+def _encode(image, form, args):
+    if form == "img":
+        return image
+    if form == "ram":
+        return ramcard.build_card(image, args.card)
+    record = tape.encode_tap(image, args.name)
+    if form == "tap":
+        return record
+    return tapesound.wav_bytes(tapesound.encode_samples(record))
+
+
+def _format_from_suffix(output):
+    if output is None:
+        return "img"
+    suffix = output.suffix.lower().lstrip(".")
+    if suffix not in FORMATS:
+        raise UsageError(f"cannot tell the format from {output.name!r}: give --format "
+                         f"({', '.join(FORMATS)})")
+    return suffix
+
+
+def _read(path):
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _report(name, error, kind=""):
+    """FILE:LINE:COL: message for text, FILE: byte N (0xN): message for binary data."""
+    if error.line is not None:
+        where = f"{name}:{error.line}:{error.column or 1}"
+    elif error.offset is not None:
+        where = f"{name}: byte {error.offset} (0x{error.offset:X})"
+    else:
+        where = name
+    print(f"{where}: {kind}{error.message}", file=sys.stderr)
