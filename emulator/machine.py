@@ -6,9 +6,11 @@ from dataclasses import dataclass
 from pc1360.ramcard import program_writes
 
 from . import keys, romset
+from .cassette import Cassette
 from .keyboard import Keyboard
 from .lcd import LCD
 from .memmap import CARD_SIZES_KB, Bus
+from .sio import SerialPort
 from .timers import CYCLES_PER_SECOND, Buzzer, Timers
 
 SLICE = 2_560  # cycles per engine call (10 ms): the granularity of OFF and of the key driver
@@ -41,7 +43,8 @@ class PC1360:
     """A PC-1360 with a RAM card in slot S1 (and optionally S2) and an engine.
 
     engine: "firmware" (the SC61860 running the ROM set from `rom_dir`, or from the user data
-    directory; `roms` may pass an already loaded romset.RomSet), or a callable
+    directory; `roms` may pass an already loaded romset.RomSet), "builtin" (emulator/basic/,
+    no ROM needed), or a callable
     factory(machine) -> engine with reset() and run(cycles) -> cycles.
     """
 
@@ -64,11 +67,16 @@ class PC1360:
         if engine == "firmware" and roms is None:
             roms = romset.load(romset.resolve_dir(rom_dir))
         self.bus = Bus(self, roms, [card_kb * 1024, (card2_kb or 0) * 1024])
+        self.sio = SerialPort(self)  # the 15-pin connector (emulator/sio.py)
+        self.cassette = Cassette(self)  # Xin/Xout of the 11-pin connector (emulator/cassette.py)
         if card_data is not None:
             self.bus.set_card_data(0, card_data)
         if engine == "firmware":
             from .firmware import FirmwareEngine
             self.engine = FirmwareEngine(self, roms)
+        elif engine == "builtin":  # the ROM-less BASIC of emulator/basic/
+            from .basic.engine import BuiltinEngine
+            self.engine = BuiltinEngine(self)
         else:
             self.engine = engine(self)
         self._progress = getattr(self.engine, "progress", None)
@@ -118,6 +126,7 @@ class PC1360:
                 self.cycles += budget
             else:
                 self.cycles += self.engine.run(budget)
+            self.sio.poll()
         if self._card_store and self._card_store.due():
             self.save_card()
         return n + (self.cycles - target)

@@ -7,6 +7,7 @@ a whole card image. Format errors are pc1360.errors.FormatError, a ValueError.
 
 from pathlib import Path
 
+from pc1360.ramcard import read_card
 from pc1360.tape import program_from_tape
 from pc1360.tokenizer import tokenize
 
@@ -14,6 +15,10 @@ SUFFIXES = (".bas", ".img", ".ram", ".tap", ".wav")
 # End-of-program pointer and the copy the ROM keeps outside the card (hardware.md §4).
 END_PTR = 0xFFD9
 SYSTEM_END_PTR_COPY = 0x283E
+# What the firmware's CLEAR leaves at 0xFFD0 (card end - 0x30). Without the work areas the
+# ROM keeps on the card (0xFB00..., 0xFF00-0xFFFF) it refuses the card (its "*" screen), so
+# a card image that lacks them (pc1360.ramcard.build_card) is loaded for its program only.
+FIRMWARE_CARD_MARK = bytes((0x20, 0x21, 0x22, 0x23, 0x24, 0x25))
 
 
 def read_program(path):
@@ -36,10 +41,14 @@ def read_program(path):
 def load_file(machine, path):
     """Put `path` on `machine`'s card; returns a short description of what was loaded."""
     kind, data = read_program(path)
+    name = Path(path).name
+    if kind == "card" and data[-0x30:-0x30 + len(FIRMWARE_CARD_MARK)] != FIRMWARE_CARD_MARK:
+        machine.load_program(read_card(data))
+        return f"the program of card image {name} (the card lacks the firmware's work areas)"
     if kind == "card":
         machine.bus.set_card_data(0, data)
         # The ROM keeps a copy of the end pointer outside the card; make it agree.
         machine.poke_word(SYSTEM_END_PTR_COPY, machine.peek_word(END_PTR))
-        return f"card image {Path(path).name}"
+        return f"card image {name}"
     machine.load_program(data)
-    return f"program {Path(path).name}"
+    return f"program {name}"

@@ -223,7 +223,7 @@ class Receiver:
 
 # The 15-pin SIO on the PC-1360's ports (hardware.md §3.6, §3.9; bits counted from 0).
 FO_SD = 0x02  # OUTF bit 1: SD, transmit data
-SIO_LATCH = 0x3800  # a write-only latch; bit 0 drives BUSY on the 11-pin connector
+SIO_LATCH = 0x3800  # latch at 0x3800-0x39FF; bit 0 drives BUSY on the 11-pin connector
 LATCH_ER = 0x02  # bit 1: ER, terminal ready (the port is OPEN)
 LATCH_RR = 0x04  # bit 2: RR, ready to receive
 LATCH_RS = 0x08  # bit 3: RS, request to send
@@ -240,15 +240,18 @@ class SioPort:
 
     Seen with the real firmware in the emulator (tests/tools/test_serial_firmware.py):
     the port bits are the pin levels, so SD and RD carry the line inverted (a start bit
-    is 1, idle 0), the handshake lines are active high. OPEN sets ER; LOAD raises RR
-    while it can take a line and drops it while it stores one (bytes sent then are
-    lost); SAVE raises RS and sends only while CS is high.
+    is 1, idle 0), the handshake lines are active high. OPEN sets ER; LOAD waits for CD,
+    then raises RR while it can take a line and drops it while it stores one (bytes
+    sent then are lost); SAVE raises RS and sends only while CS is high.
 
     The host acts as a PC with RTS/CTS handshake wired as the CE-130T does: it holds CS
-    and CD high while `host_ready`, and starts a byte towards the pocket only while the
-    pocket's ER and RR are high; with `flow_control=False` it sends regardless, as a PC
-    on a cable without RR does. `fmt` must match the OPEN statement the firmware ran.
+    and CD high while `host_ready`, and sends bytes back to back while the pocket's ER
+    and RR are high, checking them before each byte (a byte under way is finished); with
+    `flow_control=False` it sends regardless, as a PC on a cable without RR does. `fmt`
+    must match the OPEN statement the firmware ran.
     """
+
+    _READY = LATCH_ER | LATCH_RR
 
     def __init__(self, fmt, flow_control=True):
         self.fmt = fmt
@@ -258,14 +261,19 @@ class SioPort:
         self._tx = Transmitter(fmt)
         self._rx = Receiver(fmt)
         self._pending = deque()
+        self._not_before = 0  # the host queued the first pending byte at this cycle
+        self._ready_since = 0  # cycle at which ER and RR were last raised together
         self._received = bytearray()
         self._latch = 0
 
     # -- the pocket's side ----------------------------------------------------------
     def outf(self, value, cycle):
-        self._take(self._rx.edge(cycle, MARK if not value & FO_SD else SPACE))
+        self._take(self._rx.edge(cycle, SPACE if value & FO_SD else MARK))
 
     def latch(self, value, cycle):
+        self._feed(cycle)  # bytes that started under the old levels
+        if value & self._READY == self._READY and self._latch & self._READY != self._READY:
+            self._ready_since = cycle
         self._latch = value
         self._feed(cycle)
 
@@ -275,11 +283,17 @@ class SioPort:
         return bits | (IB_RD if self._tx.level(cycle) == SPACE else 0)
 
     def _feed(self, cycle):
-        ready = LATCH_ER | LATCH_RR
-        if not self._pending or self._tx.free_at > cycle:
-            return
-        if self._latch & ready == ready or not self.flow_control:
-            self._tx.send((self._pending.popleft(),), cycle)
+        """Start every pending byte whose start time has come: the end of the byte
+        before, or when the host queued it, or (with flow control) when RR rose."""
+        while self._pending:
+            start = max(self._tx.free_at, self._not_before)
+            if self.flow_control:
+                if self._latch & self._READY != self._READY:
+                    return
+                start = max(start, self._ready_since)
+            if start > cycle:
+                return
+            self._tx.send((self._pending.popleft(),), start)
 
     def _take(self, frames):
         for frame in frames:
@@ -299,7 +313,11 @@ class SioPort:
         """Bytes queued by the host that have not started towards the pocket."""
         return len(self._pending)
 
-    def host_send(self, data):
+    def host_send(self, data, cycle):
+        """Queue `data` for the pocket, to go no earlier than `cycle` (after what is
+        already queued)."""
+        if not self._pending:
+            self._not_before = cycle
         self._pending.extend(data)
 
     def host_receive(self, cycle):

@@ -4,9 +4,11 @@ Kinds: "wav" (a RIFF/WAVE recording of a tape), "tap" (tape record bytes), "ram"
 RAM-card image), "img" (the line records).
 """
 
+from construct import ConstructError
+
 from . import ramcard, tape
 from .errors import FormatError
-from .program import split_image
+from .program import IMG_FILE, split_image
 
 _TAPE_TYPES = range(0x70, 0x77)
 
@@ -23,8 +25,12 @@ def detect_kind(data):
         return "ram"
     if _parses_as_img(data):
         return "img"
-    # a damaged card is still best read as a card (its salvage knows where to look)
-    return "ram" if ramcard.card_size_kb(data) else "img"
+    if ramcard.card_size_kb(data):
+        return "ram"  # damaged: the card reader says why, and its salvage knows where to look
+    if data.lstrip()[:1].isdigit() and b"\n" in data:
+        raise FormatError("this looks like BASIC source text, not a stored program "
+                          "(tokenize it first)", offset=0)
+    return "img"  # damaged: the line reader says where
 
 
 def image_of(kind, data, problems=None):
@@ -53,7 +59,7 @@ def _card_pointers_ok(data):
 
 def _parses_as_img(data):
     try:
-        split_image(data)
-    except FormatError:
+        IMG_FILE.parse(data)
+    except ConstructError:
         return False
     return True

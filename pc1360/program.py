@@ -8,6 +8,9 @@ where a line would start begins a MERGEd block.
 
 from dataclasses import dataclass
 
+from construct import (Bytes, Const, GreedyRange, Int8ub, Int16ub, Optional, Rebuild, Struct,
+                       Terminated, len_, this)
+
 from .errors import FormatError
 from .keywords import LINE_REF, PREFIX, TYPED_COST
 
@@ -16,6 +19,18 @@ MAX_TYPED = 80  # the input buffer at &FD20 holds 80 characters
 MAX_STORED = 0xFF  # LEN is one byte
 END_MARK = 0xFF
 CR = 0x0D
+
+
+# The line record and the PocketTools .img file, described declaratively. Line.to_bytes and
+# split_image are the fast equivalents that also name the offset of any damage (and
+# salvage); the tests check that they agree with these descriptions.
+LINE = Struct(
+    "number" / Int16ub,
+    "length" / Rebuild(Int8ub, len_(this.body) + 1),
+    "body" / Bytes(this.length - 1),
+    Const(b"\r"),
+)
+IMG_FILE = Struct("lines" / GreedyRange(LINE), "end_mark" / Optional(Const(b"\xff")), Terminated)
 
 
 @dataclass(frozen=True)

@@ -92,7 +92,7 @@ def _bit_samples(bits, rate):
 def decode_samples(samples, rate):
     """The tape record bytes found in a sequence of samples (numbers, any offset and
     scale). Returns b"" when no record is found."""
-    crossings = _crossings(samples)
+    crossings = _without_glitches(_crossings(samples), rate)
     bits = _bits(crossings, rate)
     nibbles = _nibbles(bits)
     return bytes(hi << 4 | lo for hi, lo in zip(nibbles[::2], nibbles[1::2]))
@@ -145,6 +145,23 @@ def _interpolate(before, after, middle, index):
     return index - 1 + min(max(fraction, 0.0), 1.0)
 
 
+def _without_glitches(crossings, rate):
+    """Drop spikes: two crossings much closer than a 4 kHz half-cycle, closer to each other
+    than to their neighbours (such as the machine leaves where it switches between its
+    free-running 2 kHz and 4 kHz square waves)."""
+    limit = rate * 0.5 / 8000
+    gap = [b - a for a, b in zip(crossings, crossings[1:])] + [limit]
+    kept = []
+    i = 0
+    while i < len(crossings):
+        if gap[i] < limit and (i == 0 or gap[i] <= gap[i - 1]) and gap[i] <= gap[i + 1]:
+            i += 2  # the spike's two edges
+            continue
+        kept.append(crossings[i])
+        i += 1
+    return kept
+
+
 def _bits(crossings, rate):
     """Half-cycles of 4 kHz (about 125 us) and 2 kHz (250 us), counted in runs: 16 short
     halves make a 1 bit, 8 long ones a 0 bit. A pause longer than a 2 kHz cycle ends a run
@@ -171,8 +188,10 @@ def _run(kind, count):
 
 
 def _nibbles(bits):
-    """Data nibbles after the lead-in (at least 16 ones in a row): each 0 outside a nibble
-    is a start bit and the 4 bits after it are the nibble, least significant first."""
+    """Data nibbles after a lead-in (at least 16 ones in a row): each 0 outside a nibble
+    is a start bit and the 4 bits after it are the nibble, least significant first. After
+    a pause the signal must lead in again (the machine pauses between the header and the
+    program); whatever follows the record is left for the record decoder to ignore."""
     nibbles = []
     ones = 0
     synced = False
@@ -181,8 +200,6 @@ def _nibbles(bits):
         bit = bits[i]
         if bit is None:
             synced, ones = False, 0
-            if nibbles:
-                break  # the record is over
         elif bit == 1:
             ones += 1
             synced = synced or ones >= 16

@@ -5,7 +5,10 @@
   "G OTO" as GOTO and "IF A P." as IF APPEND). Strings and REM text are stored as typed
   (the spaces right after REM are dropped).
 - Keywords become 0xFE, code. At each place the longest keyword wins (TOTAL is TO, TAL).
-  Lower-case keywords are accepted.
+- Lower case outside strings is read as upper case, so lower-case keywords and names
+  work, as in PocketTools. (The firmware itself stores letters typed in SML mode as
+  lower-case letters and finds no keywords in them; the lister shows such stored
+  letters as \\xHH escapes, so they survive a round trip.)
 - "P." and the other abbreviations expand to the first keyword in ROM order whose name
   starts with the letters before the dot (keywords.py).
 - A literal line number after GOTO, GOSUB, THEN ... is stored as 0x1F, high, low (the

@@ -9,9 +9,10 @@ from pc1360.program import MAX_TYPED
 from tools import transfer
 from tools.fileio import write_atomic
 
-# Without handshake the pause after a line must outlast LOAD storing it: 0.1-0.35 s per
-# line, 0.7 s after the first, on the emulated firmware (tools/transfer.py).
-NO_HANDSHAKE_DELAY_MS = 1000
+# Without handshake the pause after a line must outlast LOAD storing it: up to 0.35 s a
+# line for basic_src/kniffel.bas (3 KB) on the emulated firmware, longer the larger the
+# program grows (tools/transfer.py, tests/tools/test_serial_firmware.py).
+NO_HANDSHAKE_DELAY_MS = 500
 
 
 def register(subparsers):

@@ -20,4 +20,3 @@ def write_atomic(path, data: bytes):
     except BaseException:
         os.unlink(tmp)
         raise
-

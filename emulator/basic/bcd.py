@@ -75,8 +75,25 @@ def _guard(func):
 
 # ---------------------------------------------------------------- stored bytes
 
+# Stored bytes <-> values, memoized: a program keeps reading and writing the same few
+# numbers, and both conversions are pure.
+_ENCODED = {}
+_DECODED = {}
+_CACHE_LIMIT = 8192
+
+
 def to_bytes(value):
     """The 8 stored bytes of a (fitted) value."""
+    data = _ENCODED.get(value)
+    if data is None:
+        data = _to_bytes(value)
+        if len(_ENCODED) > _CACHE_LIMIT:
+            _ENCODED.clear()
+        _ENCODED[value] = data
+    return data
+
+
+def _to_bytes(value):
     if not value:
         return bytes(8)
     sign, digits, _ = value.as_tuple()
@@ -91,7 +108,18 @@ def from_bytes(data):
     Any byte pattern gives a value (a POKE can leave nibbles above 9): each nibble is
     weighted as a decimal digit, so nothing here raises.
     """
-    nibbles = data[:7].hex()
+    data = bytes(data[:7])
+    value = _DECODED.get(data)
+    if value is None:
+        value = _from_bytes(data)
+        if len(_DECODED) > _CACHE_LIMIT:
+            _DECODED.clear()
+        _DECODED[data] = value
+    return value
+
+
+def _from_bytes(data):
+    nibbles = data.hex()
     if nibbles[4:14] == "0000000000":
         return ZERO
     exp = int(nibbles[0], 16) * 100 + int(nibbles[1], 16) * 10 + int(nibbles[2], 16)

@@ -10,11 +10,11 @@ are bytes; mixing them is ERROR 9 (assumed number: to check against the firmware
 import re
 from decimal import Decimal
 
-from . import bcd
+from . import bcd, costs
 from .errors import ILLEGAL, NESTING, OTHER, SYNTAX, BasicError
 from .tokens import CODES, PI_CHAR, PREFIX, ROOT_CHAR
 
-_OR, _AND, _NOT = CODES["OR"], CODES["AND"], CODES["NOT"]
+_NOT = CODES["NOT"]
 _NUMERIC = {CODES[name]: func for name, func in (
     ("SQR", bcd.sqr), ("LN", bcd.ln), ("LOG", bcd.log), ("EXP", bcd.exp),
     ("INT", bcd.int_), ("ABS", bcd.abs_), ("SGN", bcd.sgn), ("DEG", bcd.deg),
@@ -38,6 +38,52 @@ NEST_LIMIT = 16
 _VAL = re.compile(r" *([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:E[+-]?[0-9]+)?|&[0-9A-F]{1,4})")
 
 
+def _number(value):
+    if isinstance(value, bytes):
+        raise BasicError(OTHER)
+    return value
+
+
+def _add(a, b):
+    """`+`: numbers add, strings join (up to 80 characters)."""
+    if isinstance(a, bytes) and isinstance(b, bytes):
+        if len(a) + len(b) > MAX_STRING:
+            raise BasicError(NESTING)       # ERROR 5 past 80 characters, as the firmware
+        return a + b
+    return bcd.add(_number(a), _number(b))
+
+
+def _comparison(test):
+    def compare(a, b):
+        if isinstance(a, bytes) != isinstance(b, bytes):
+            raise BasicError(OTHER)
+        return _TRUE if test(a, b) else _FALSE
+    return compare
+
+
+def _bitwise(func):
+    return lambda a, b: Decimal(func(to_int(a), to_int(b)))
+
+
+# Binary operators: (precedence, function). Unary NOT binds between AND and the
+# comparisons, unary sign between `* /` and `^`.
+_COMPARE_PREC = 4
+_POWER_PREC = 8
+_TOKEN_OPS = {CODES["OR"]: (1, _bitwise(lambda a, b: a | b), costs.LOGIC),
+              CODES["AND"]: (2, _bitwise(lambda a, b: a & b), costs.LOGIC)}
+_BYTE_OPS = {
+    0x2B: (5, _add, costs.ADD),
+    0x2D: (5, lambda a, b: bcd.sub(_number(a), _number(b)), costs.ADD),
+    0x2A: (6, lambda a, b: bcd.mul(_number(a), _number(b)), costs.MULTIPLY),
+    0x2F: (6, lambda a, b: bcd.div(_number(a), _number(b)), costs.DIVIDE),
+    0x5E: (_POWER_PREC, lambda a, b: bcd.power(_number(a), _number(b)), costs.POWER),
+}
+_COMPARE_BYTES = frozenset(b"<=>")
+_COMPARE_OPS = {op: (_COMPARE_PREC, _comparison(test), costs.COMPARE)
+                for op, test in _COMPARE.items()}
+_FUNCTION_COSTS = {CODES[name]: cycles for name, cycles in costs.FUNCTIONS.items()}
+
+
 def to_int(value, low=-32768, high=65535):
     """A number as an integer argument (truncated); ERROR 3 outside [low, high]."""
     if isinstance(value, bytes):
@@ -48,13 +94,19 @@ def to_int(value, low=-32768, high=65535):
 
 
 class Expressions:
-    """Mixin for the interpreter: needs mem, pos, vars, screen, angle and the
-    host hooks inkey(), random_fraction()."""
+    """Mixin for the interpreter: needs mem, pos, vars, screen, angle, a dict
+    `_literals`, a cycle counter `cost` and the host hooks inkey(),
+    random_fraction()."""
 
     # ------------------------------------------------------------ scanning
 
     def peek(self):
+        """The next byte that is not a space (the tokenizer drops spaces outside
+        strings, so the loop rarely runs)."""
         mem = self.mem
+        byte = mem[self.pos]
+        if byte != 0x20:
+            return byte
         pos = self.pos
         while mem[pos] == 0x20:
             pos += 1
@@ -107,88 +159,49 @@ class Expressions:
 
     # ------------------------------------------------------------ precedence levels
 
-    def expression(self):
-        left = self._and()
-        while self.accept_token(_OR):
-            left = Decimal(to_int(left) | to_int(self._and()))
-        return left
-
-    def _and(self):
-        left = self._not()
-        while self.accept_token(_AND):
-            left = Decimal(to_int(left) & to_int(self._not()))
-        return left
-
-    def _not(self):
-        if self.accept_token(_NOT):
-            return Decimal(~to_int(self._not()))
-        return self._compare()
-
-    def _compare(self):
-        left = self._additive()
+    def expression(self, min_prec=1):
+        """An expression whose binary operators bind at least as tight as `min_prec`
+        (precedence climbing over the table _BINARY; all operators are left
+        associative)."""
+        left = self._unary(min_prec)
+        mem = self.mem
         while True:
-            byte = self.peek()
-            if byte not in (0x3C, 0x3D, 0x3E):
-                return left
-            op = bytes([byte])
-            nxt = self.mem[self.pos + 1]
-            if nxt in (0x3C, 0x3D, 0x3E) and op + bytes([nxt]) in _COMPARE:
-                op += bytes([nxt])
-            self.pos += len(op)
-            right = self._additive()
-            if isinstance(left, bytes) != isinstance(right, bytes):
-                raise BasicError(OTHER)
-            left = _TRUE if _COMPARE[op](left, right) else _FALSE
-
-    def _additive(self):
-        left = self._term()
-        while True:
-            byte = self.peek()
-            if byte == 0x2B:
-                self.pos += 1
-                right = self._term()
-                if isinstance(left, bytes) and isinstance(right, bytes):
-                    left = left + right
-                    if len(left) > MAX_STRING:
-                        raise BasicError(OTHER)
-                elif isinstance(left, bytes) or isinstance(right, bytes):
-                    raise BasicError(OTHER)
-                else:
-                    left = bcd.add(left, right)
-            elif byte == 0x2D:
-                self.pos += 1
-                left = bcd.sub(self._num(left), self._num(self._term()))
+            pos = self.pos
+            byte = mem[pos]
+            while byte == 0x20:
+                pos += 1
+                byte = mem[pos]
+            if byte == PREFIX:
+                op = _TOKEN_OPS.get(mem[pos + 1])
+                width = 2
+            elif byte in _COMPARE_BYTES:
+                width = 2 if mem[pos + 1] in _COMPARE_BYTES and \
+                    bytes(mem[pos:pos + 2]) in _COMPARE else 1
+                op = _COMPARE_OPS[bytes(mem[pos:pos + width])]
             else:
+                op = _BYTE_OPS.get(byte)
+                width = 1
+            if op is None or op[0] < min_prec:
+                self.pos = pos
                 return left
+            self.pos = pos + width
+            prec, func, cycles = op
+            right = self.operand() if prec == _POWER_PREC else self.expression(prec + 1)
+            left = func(left, right)
+            self.cost += cycles
 
-    def _term(self):
-        left = self._signed()
-        while True:
-            byte = self.peek()
-            if byte == 0x2A:
-                self.pos += 1
-                left = bcd.mul(self._num(left), self._num(self._signed()))
-            elif byte == 0x2F:
-                self.pos += 1
-                left = bcd.div(self._num(left), self._num(self._signed()))
-            else:
-                return left
-
-    def _signed(self):
+    def _unary(self, min_prec):
         byte = self.peek()
         if byte == 0x2D:
             self.pos += 1
-            return bcd.neg(self._num(self._signed()))
+            return bcd.neg(_number(self.expression(_POWER_PREC)))
         if byte == 0x2B:
             self.pos += 1
-            return self._num(self._signed())
-        return self._power()
-
-    def _power(self):
-        left = self.primary()
-        while self.accept(0x5E):
-            left = bcd.power(self._num(left), self._num(self.operand()))
-        return left
+            return _number(self.expression(_POWER_PREC))
+        if byte == PREFIX and self.mem[self.pos + 1] == _NOT:
+            self.pos += 2
+            return Decimal(~to_int(self.expression(_COMPARE_PREC)))
+        return self.primary()
 
     def operand(self):
         """A function's argument without parentheses, or the right side of `^`:
@@ -223,6 +236,7 @@ class Expressions:
         if byte in _DIGITS or byte == 0x2E:
             return self._number_literal()
         if byte == 0x22:
+            self.cost += costs.STRING_LITERAL
             return self.string_literal()
         if byte == 0x28:
             self.pos += 1
@@ -232,6 +246,7 @@ class Expressions:
             self.expect(0x29)
             return value
         if byte in _UPPER:
+            self.cost += costs.VARIABLE
             ref = self.variable(create=False)
             if ref is None:
                 return b"" if self.mem[self.pos - 1] == 0x24 else bcd.ZERO
@@ -256,6 +271,13 @@ class Expressions:
     def _number_literal(self):
         mem = self.mem
         start = pos = self.pos
+        # A literal is parsed once per place in RAM; the cached bytes are compared so
+        # an edited or POKEd program is parsed afresh.
+        self.cost += costs.LITERAL
+        cached = self._literals.get(start)
+        if cached is not None and mem[start:cached[0]] == cached[1]:
+            self.pos = cached[0]
+            return cached[2]
         while mem[pos] in _DIGITS:
             pos += 1
         if mem[pos] == 0x2E:
@@ -271,9 +293,13 @@ class Expressions:
                 while mem[pos] in _DIGITS:
                     pos += 1
         self.pos = pos
-        value = bcd.parse_number(bytes(mem[start:pos]).decode("ascii"))
+        raw = bytes(mem[start:pos])
+        value = bcd.parse_number(raw.decode("ascii"))
         if value is None:
             raise BasicError(SYNTAX)
+        if len(self._literals) > 4096:
+            self._literals.clear()
+        self._literals[start] = (pos, raw, value)
         return value
 
     def _hex_literal(self):
@@ -331,6 +357,7 @@ class Expressions:
     # ------------------------------------------------------------ functions
 
     def function(self, code):
+        self.cost += _FUNCTION_COSTS.get(code, costs.FUNCTION)
         if code in _NUMERIC:
             return _NUMERIC[code](self._num(self.operand()))
         if code in _ANGLE:

@@ -20,8 +20,7 @@ from .vars import Variables
 
 Statement = namedtuple("Statement", "handler cost")
 STATEMENTS = {}             # keyword code -> Statement
-LET_COST = 4400             # cycles of an assignment: with GOTO 29 loops
-                            # of `A=A+1:GOTO 10` a second, as the firmware engine runs
+LET_COST = 3350             # cycles of an assignment besides its expression (costs.py)
 LINE_COST = 500             # cycles to step onto the next line (estimate)
 RANDOM_SEED = 0xFDE0        # the ROM's random seed (hardware.md §4); our generator's state
 FOR_LIMIT = 5               # nesting limits (basic_language.md §1.1)
@@ -57,6 +56,7 @@ class Interpreter(Expressions):
         self.line_end = (0, 0)      # where the last LINE ended
         self.trace = False
         self.aread = b""            # what the display held when DEF started the program
+        self._literals = {}         # number literals by address (expr._number_literal)
         self.clear_run_state()
 
     def clear_run_state(self):
@@ -70,6 +70,7 @@ class Interpreter(Expressions):
         self.pending = None
         self.jumped = False
         self.depth = 0              # open parentheses and functions (expr.nest)
+        self.cost = 0               # cycles the current statement's expressions took
         self.stopped_at = None      # (pos, line, line_addr) for CONT after STOP/BRK
 
     # ------------------------------------------------------------ host hooks
@@ -153,6 +154,7 @@ class Interpreter(Expressions):
             return LINE_COST
         self.jumped = False
         self.depth = 0
+        self.cost = 0
         if byte == PREFIX:
             entry = STATEMENTS.get(mem[self.pos + 1])
             if entry is None:
@@ -165,7 +167,7 @@ class Interpreter(Expressions):
             cost = LET_COST
         if not self.jumped and self.running and not self.at_end():
             raise BasicError(SYNTAX)
-        return cost
+        return cost + self.cost
 
     def assignment(self):
         """`[LET] var = expression`."""

@@ -17,8 +17,12 @@ from .tokens import CODES
 
 CYCLES_PER_SECOND = 256_000
 WAIT_UNIT = CYCLES_PER_SECOND // 64             # WAIT n shows for n/64 s
-PAUSE_CYCLES = round(0.85 * CYCLES_PER_SECOND)   # PAUSE (≈0.85 s, basic_language.md)
-BEEP_CYCLES = round(0.1 * CYCLES_PER_SECOND)     # one beep (assumed)
+# Measured on the firmware engine: PAUSE shows for about 0.9 s; BEEP 1 takes 93,800
+# cycles and every further beep 105,350; a PRINT that scrolls the display 30,000 more.
+PAUSE_CYCLES = 228_000
+FIRST_BEEP_CYCLES = 93_800
+BEEP_CYCLES = 105_350
+SCROLL_CYCLES = 30_000
 HALF = COLS // 2
 TEXT_CURSOR = 0xFD09        # CURSOR x, y (basic_language.md §1.7)
 GRAPHIC_CURSOR = 0xFEE8     # GCURSOR x, y as 16-bit words
@@ -107,7 +111,9 @@ def show(it, text, open_end):
             it.cursor = None
         return
     if screen.col == 0:
+        scrolls = screen.scrolls
         screen.begin_line()
+        it.cost += (screen.scrolls - scrolls) * SCROLL_CYCLES
         screen.clear_row(screen.row)
     screen.write(screen.row, screen.col, text)
     col = screen.col + len(text)
@@ -124,7 +130,7 @@ def display_wait(it):
         it.pending = ("delay", it.wait * WAIT_UNIT)
 
 
-@statement("PRINT", cost=6000)
+@statement("PRINT", cost=11000)
 def stmt_print(it):
     segments, open_end = print_fields(it)
     show(it, layout(segments), open_end)
@@ -132,7 +138,7 @@ def stmt_print(it):
     display_wait(it)
 
 
-@statement("PAUSE", cost=6000)
+@statement("PAUSE", cost=11000)
 def stmt_pause(it):
     segments, open_end = print_fields(it)
     show(it, layout(segments), open_end)
@@ -144,12 +150,12 @@ def stmt_using(it):
     it.using = None if it.at_end() else it.string()
 
 
-@statement("WAIT", cost=1500)
+@statement("WAIT", cost=2000)
 def stmt_wait(it):
     it.wait = None if it.at_end() else it.integer(0, 65535)
 
 
-@statement("CLS", cost=4000)
+@statement("CLS", cost=35800)
 def stmt_cls(it):
     it.screen.clear()
     it.cursor = None
@@ -345,11 +351,13 @@ def stmt_line(it):
 
 @statement("BEEP", cost=3000)
 def stmt_beep(it):
-    """BEEP n[,f,d]: the engine sounds it; time passes (0.1 s a beep, assumed)."""
+    """BEEP n[,f,d]: the engine sounds it while the time passes (tone and duration
+    are not modelled yet)."""
     count = it.integer(0, 65535)
     tone = duration = None
     if it.accept(0x2C):
         tone = it.integer(0, 255)
         if it.accept(0x2C):
             duration = it.integer(0, 65535)
-    it.pending = ("beep", count, tone, duration, count * BEEP_CYCLES)
+    cycles = FIRST_BEEP_CYCLES + (count - 1) * BEEP_CYCLES if count else 0
+    it.pending = ("beep", count, tone, duration, cycles)

@@ -46,6 +46,7 @@ class Screen:
         self.row = 0          # the output line (PRINT, prompts, messages)
         self.col = 0          # where PRINT goes on after a trailing `;`
         self.done = False     # the output line is finished: output goes on below it
+        self.scrolls = 0      # how often the display scrolled (PRINT's time depends on it)
 
     # ------------------------------------------------------------ characters
 
@@ -86,6 +87,7 @@ class Screen:
     def scroll(self):
         """Move every line (dots included) up one and blank the bottom line."""
         mem = self.mem
+        self.scrolls += 1
         for row in range(ROWS - 1):
             for src, dst in zip(LINE_COLUMNS[row + 1], LINE_COLUMNS[row]):
                 mem[dst] = mem[dst + MIRROR] = mem[src]

@@ -14,24 +14,24 @@ _GOTO, _GOSUB, _THEN = CODES["GOTO"], CODES["GOSUB"], CODES["THEN"]
 _TO, _STEP = CODES["TO"], CODES["STEP"]
 
 
-@statement("LET", cost=4400)
+@statement("LET", cost=3350)
 def stmt_let(it):
     it.assignment()
 
 
-@statement("GOTO", cost=4400)
+@statement("GOTO", cost=1900)
 def stmt_goto(it):
     it.jump(it.target())
 
 
-@statement("GOSUB", cost=3000)
+@statement("GOSUB", cost=2100)
 def stmt_gosub(it):
     target = it.target()
     it.push_return()
     it.jump(target)
 
 
-@statement("RETURN", cost=2000)
+@statement("RETURN", cost=1450)
 def stmt_return(it):
     if not it.gosub_stack:
         raise BasicError(NESTING)
@@ -62,7 +62,7 @@ def stmt_on(it):
     it.jump(chosen)
 
 
-@statement("IF", cost=2500)
+@statement("IF", cost=1400)
 def stmt_if(it):
     """IF c THEN line|statement, IF c GOTO line, IF c statement. A false condition
     skips the rest of the line."""
@@ -97,7 +97,7 @@ def stmt_for(it):
     it.push_for(FORLoop(ref, limit, step, it.pos, it.line, it.line_addr))
 
 
-@statement("NEXT", cost=3000)
+@statement("NEXT", cost=2000)
 def stmt_next(it):
     ref = None if it.at_end() else it.variable(create=True)
     it.next_loop(ref)
@@ -127,29 +127,21 @@ def stmt_data(it):
 
 @statement("READ", cost=3500)
 def stmt_read(it):
+    """READ var[,var...]: each DATA item is evaluated as an expression (an unquoted
+    word is a variable, so READ A$ from `DATA ABC` is ERROR 9, as on the firmware)."""
     while True:
         ref = it.variable(create=True)
         it.next_data_item()
         saved = it.pos
         it.pos = it.data_pos
         try:
-            if ref[2] == 0:
-                value = it.number()
-            elif it.peek() == 0x22:
-                value = it.string_literal()
-            else:
-                start = it.pos
-                it.skip_statement()
-                end = it.pos
-                comma = bytes(it.mem[start:end]).find(b",")
-                if comma >= 0:
-                    end = start + comma
-                value = bytes(it.mem[start:end])
-                it.pos = end
+            value = it.expression()
             it.peek()
             it.data_pos = it.pos
         finally:
             it.pos = saved
+        if isinstance(value, bytes) != (ref[2] != 0):
+            raise BasicError(OTHER)
         it.vars.store(ref, value)
         if not it.accept(0x2C):
             return
@@ -193,7 +185,7 @@ def stmt_clear(it):
     it.vars.reset_fixed()
 
 
-@statement("POKE", cost=2500)
+@statement("POKE", cost=4200)
 def stmt_poke(it):
     addr = it.integer(0, 65535)
     while it.accept(0x2C):

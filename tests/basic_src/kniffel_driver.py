@@ -4,7 +4,7 @@ Used by test_kniffel_game.py. The program is tokenized with the project's tokeni
 an 8 KB card with PC1360.load_program and started with DEF K.
 
 How the driver knows the program is waiting for a key: the program reads keys only in its
-INKEY$ loops (lines 22, 52 and 63; the line before each first waits until no key is held).
+INKEY$ loops (lines 22, 52 and 64; the line before each first waits until no key is held).
 The firmware keeps a pointer into the BASIC line it is executing at 0xFEF2 (little-endian;
 found by experiment), so "ready" means the pointer is inside one of those lines. A key is
 pressed only then, held until the program has left the loop (it has read the key) and
@@ -28,9 +28,12 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "kniffel.bas"
 LINE_POINTER = 0xFEF2  # the firmware's pointer into the BASIC line being executed
 FIXED_A = 0xFA98  # fixed variable A; B is 8 bytes lower, ... (hardware.md, basic_language.md)
-KEY_LINES = (22, 52, 63)  # the INKEY$ loops: Y$=INKEY$: IF Y$="" GOTO <itself>
+KEY_LINES = (22, 52, 64)  # the INKEY$ loops: Y$=INKEY$: IF Y$="" GOTO <itself>
 FIRST_ROLL_SHOWN_LINE = 32  # line 31 has printed the first roll of a turn
 REROLL_SHOWN_LINE = 46  # line 45 has printed a new roll
+PROMPT_SHOWN_LINE = 63  # line 62 has printed the "?"
+TIMED_LINES = {"reroll": REROLL_SHOWN_LINE, "next_turn": FIRST_ROLL_SHOWN_LINE,
+               "prompt": PROMPT_SHOWN_LINE}
 STEP = 0.005  # emulated seconds between looks at the machine
 
 
@@ -89,7 +92,7 @@ class Kniffel:
     def __init__(self, machine):
         self.m = machine
         self.lines = []
-        self.times = {"reroll": [], "next_turn": []}  # response times, emulated seconds
+        self.times = {kind: [] for kind in TIMED_LINES}  # response times, emulated seconds
         self.beeped = False  # whether the last key() made the buzzer sound
 
     # -- program and memory --------------------------------------------------------------
@@ -167,8 +170,9 @@ class Kniffel:
 
     def key(self, key, timing=None, wait=True, hold_after_read=0.03):
         """Press one key when the program waits for it; hold it until it is read; release;
-        run until the program waits again. `timing`: record into self.times[timing] the
-        time from the press until the program has shown the next roll. wait=False: return
+        run until the program waits again. `timing` ("reroll", "next_turn", "prompt"): record
+        into self.times[timing] the time from the press until the program has shown the new
+        roll, the next player's first roll or the "?". wait=False: return
         as soon as the key is released (for the last key, after which the program ends)."""
         self.wait_ready()
         m = self.m
@@ -179,7 +183,7 @@ class Kniffel:
         m.run_for(hold_after_read)
         m.release(key)
         if timing:
-            target = REROLL_SHOWN_LINE if timing == "reroll" else FIRST_ROLL_SHOWN_LINE
+            target = TIMED_LINES[timing]
             seen = []
 
             def shown():

@@ -21,6 +21,7 @@ pytestmark = [pytest.mark.rom, pytest.mark.slow]
 
 MAX_REROLL_S = 1.0  # ENTER -> new dice on the display
 MAX_NEXT_TURN_S = 2.0  # method chosen -> next player's first roll on the display
+MAX_PROMPT_S = 1.0  # ENTER without a chosen die -> "?" (the program then takes the key)
 MEM_PER_PLAYER = 57  # NM$ *2, M1$ *11, M2$ *20, PT(.,0..2)
 MEM_ARRAY_HEADERS = 28  # 4 arrays, 7 bytes each (measured)
 
@@ -90,7 +91,7 @@ def play_turn(k, player, stop_after=3, method=None, refuse=None, zero=False, ext
             break
         screen = choose_and_roll(k, positions, extra_keys if screen.roll == 1 else ())
     if screen.roll < 3:
-        k.key("ENTER")  # no die chosen: straight to the method
+        k.key("ENTER", timing="prompt")  # no die chosen: straight to the method
         assert k.beeped
     screen = k.game_screen()
     assert screen.prompt, screen.rows
@@ -136,6 +137,7 @@ def finish(k, answer):
 def check_times(k):
     assert max(k.times["reroll"], default=0) <= MAX_REROLL_S, k.times["reroll"]
     assert max(k.times["next_turn"], default=0) <= MAX_NEXT_TURN_S, k.times["next_turn"]
+    assert max(k.times["prompt"], default=0) <= MAX_PROMPT_S, k.times["prompt"]
     assert k.times["next_turn"]
 
 

@@ -99,3 +99,17 @@ def test_load_tap_and_ram_images(rom_dir, tmp_path, capsys):
     ram.write_bytes(donor.card_data())
     assert run(rom_dir, tmp_path, "--load", str(ram), "--keys", "RUN{ENTER}", "--screen", "--for", "1") == 0
     assert "CARD" in capsys.readouterr().out
+
+
+def test_card_image_without_the_firmware_work_areas_loads_its_program(rom_dir, tmp_path, capsys):
+    # The ROM refuses a card whose work areas (0xFF00-0xFFFF ...) it did not write: its "*"
+    # screen, where only OFF works. Such an image (pc1360.ramcard.build_card) gives its program.
+    from pc1360.ramcard import build_card
+    from pc1360.tokenizer import tokenize
+
+    ram = tmp_path / "p.ram"
+    ram.write_bytes(build_card(tokenize('10 PRINT "BUILT"\n'), 32))
+    assert run(rom_dir, tmp_path, "--load", str(ram), "--keys", "RUN{ENTER}", "--screen", "--for", "1") == 0
+    out, err = capsys.readouterr()
+    assert "BUILT" in out
+    assert "lacks the firmware's work areas" in err

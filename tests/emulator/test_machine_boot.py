@@ -242,3 +242,14 @@ def test_inkey_program_gets_keys_with_a_short_ready_timeout(machine):
     machine.type_keys("X", timeout=0.05)
     machine.run_for(0.3)
     assert "X!" in screen(machine)
+
+
+def test_settled_star_screen_means_the_card_is_not_the_firmwares(machine):
+    # Settled: the lone "*" at the top right (also after answering the CLEAR question with
+    # anything but Y) is the ROM refusing the card: here its work area 0xFF00-0xFFFF is
+    # gone. Only OFF does anything there.
+    card = bytearray(machine.card_data())
+    card[0x7F00:] = bytes(0x100)
+    machine.bus.set_card_data(0, bytes(card))
+    assert run_keys(machine, "RUN{ENTER}", 0.5) == ["*".rjust(24), "", "", ""]
+    assert run_keys(machine, "1+1{ENTER}", 0.5) == ["*".rjust(24), "", "", ""]

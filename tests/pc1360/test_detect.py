@@ -44,6 +44,8 @@ def test_empty_and_damaged():
     with pytest.raises(FormatError):
         image_of("img", b"\x00\x0a\x09")
     assert detect_kind(b"\x00" * 8192) == "ram"
+    with pytest.raises(FormatError, match="source text"):
+        detect_kind(b"10 PRINT 1\n20 END\n")
 
 
 def _only_format_errors(data):

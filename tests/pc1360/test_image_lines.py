@@ -1,9 +1,11 @@
 """Program image: line records, 0xFF block marks, damage with byte offsets, salvage."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pc1360.errors import FormatError
-from pc1360.program import Line, build_image, split_image, typed_length
+from pc1360.program import IMG_FILE, LINE, Line, build_image, split_image, typed_length
 from pc1360.tokenizer import tokenize, tokenize_line
 
 IMAGE = tokenize("10 PRINT 1\n20 END\n")  # 00 0A 04 FE 60 31 0D  00 14 03 FE 5A 0D
@@ -51,3 +53,16 @@ def test_typed_length():
     assert typed_length(tokenize_line("10 PRINT 1")) == len("10P.1")
     assert typed_length(tokenize_line("10 GOTO 100")) == len("10G.100")
     assert typed_length(tokenize_line("10 COS 1")) == len("10COS1")  # no abbreviation
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 0xFEFF), st.binary(max_size=254)), max_size=6),
+       st.booleans())
+def test_fast_paths_agree_with_the_construct_description(pairs, end_mark):
+    lines = [Line(number, body) for number, body in pairs]
+    image = build_image(lines)
+    assert image == b"".join(LINE.build({"number": n, "body": b}) for n, b in pairs)
+    data = image + (b"\xff" if end_mark else b"")
+    parsed = IMG_FILE.parse(data)
+    assert [Line(p.number, p.body) for p in parsed.lines] == split_image(data) == lines
+    assert (parsed.end_mark is not None) == end_mark

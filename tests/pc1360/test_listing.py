@@ -11,7 +11,7 @@ from pc1360.program import Line, build_image, typed_length
 from pc1360.tokenizer import tokenize, tokenize_line
 
 SETTINGS = settings(max_examples=150, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
 def listed(source, **options):

@@ -76,3 +76,14 @@ def test_cut_recording_is_salvaged():
     problems = []
     partial = decode_tap(decode_samples(cut, 16_000), problems)[1]
     assert problems and image.startswith(partial) and len(partial) > 40
+
+
+def test_spikes_where_the_tone_switches_are_ignored():
+    # the machine switches between free-running 2 kHz and 4 kHz square waves, which can
+    # leave a spike of a sample or two; put one near a crest in every bit
+    samples = bytearray(encode_samples(RECORD, DEFAULT_RATE, lead_in_bits=40))
+    per_bit = DEFAULT_RATE * 2 // 1000
+    silence = int(DEFAULT_RATE * 0.1)
+    for start in range(silence + 3, len(samples) - silence, per_bit):
+        samples[start] = 255 - samples[start]
+    assert decode_samples(list(samples), DEFAULT_RATE) == RECORD

@@ -7,8 +7,9 @@ directly, or bridged to a pseudo-terminal on which `pc1360 send` / `receive` run
 
 What the firmware showed (and these tests keep checking): after OPEN "1200,N,8,1,A,L,&1A"
 plain LOAD and SAVE use the SIO, while LOAD "COM:" and SAVE "COM:" are syntax errors
-(ERROR 1); SAVE sends "10 PRINT "HI": GOTO 10" lines with the OPEN line end, then 0x1A;
-LOAD stores the lines as if typed and pulls RR low while it stores one.
+(ERROR 1); SAVE raises RS, waits for CS and sends "10 PRINT "HI": GOTO 10" lines with the
+OPEN line end, then 0x1A; LOAD waits for CD and stores the lines as if typed, pulling RR
+low while it stores one. OPEN on an open port, and data before LOAD listens, give ERROR 8.
 """
 
 import os
@@ -75,7 +76,8 @@ class Pocket:
         OPEN on an open port is ERROR 8, so CLOSE comes first then."""
         self.port = SioPort(FrameFormat(settings.baud, settings.bits, settings.parity,
                                         settings.stop))
-        self.type(("CLOSE{ENTER}" if self.is_open else "") + settings.open_statement() + "{ENTER}")
+        close = "CLOSE{ENTER}" if self.is_open else ""
+        self.type(close + settings.open_statement() + "{ENTER}")
         assert self.machine.key_wait_ready()
         assert "ERROR" not in " ".join(self.screen()), self.screen()
         self.is_open = True
@@ -94,7 +96,7 @@ class Pocket:
     def load(self, source, settings=DEFAULT):
         port = self.open(settings)
         self.type("LOAD{ENTER}")
-        port.host_send(wire(source, settings))
+        port.host_send(wire(source, settings), self.machine.cycles)
         self.run_until(lambda: not port.host_pending, 120)
         assert self.machine.key_wait_ready()
         assert port.errors == []
@@ -113,8 +115,11 @@ class Pocket:
         return bytes(received)
 
     def rr_low_seconds(self):
-        """How long RR stayed low each time: while LOAD stores a line."""
-        pairs = zip(self.rr_changes, self.rr_changes[1:])
+        """How long RR stayed low each time between rises: while LOAD stored a line."""
+        changes = self.rr_changes
+        if changes and not changes[0][1]:
+            changes = changes[1:]  # before LOAD started
+        pairs = zip(changes, changes[1:])
         return [(end - start) / CPU_HZ for (start, rr), (end, _) in pairs if not rr]
 
     def program(self):
@@ -165,7 +170,7 @@ def _load_without_flow_control(pocket, pieces, delay):
     pocket.type("LOAD{ENTER}")
     pocket.machine.run_for(0.1)  # the user starts LOAD before the sender (data before is ERROR 8)
     for piece in pieces:
-        port.host_send(piece)
+        port.host_send(piece, pocket.machine.cycles)
         pocket.run_until(lambda: not port.host_pending, 30)
         pocket.machine.run_for(port.fmt.frame_cycles / CPU_HZ + delay)  # last byte, then pause
     assert pocket.machine.key_wait_ready()
@@ -188,6 +193,14 @@ def test_save_sends_lines_as_send_writes_them_then_0x1a(pocket):
     sent = pocket.save()
     assert sent == b'10 PRINT "HI": GOTO 10\r\n20 A=1.5E3:B$="X": REM OK\r\n\x1a'
     assert sent == wire(SMALL)
+
+
+def test_load_takes_machine_codes_and_save_spells_pi_and_sqr_out(pocket):
+    source = '10 X=π*√2:A$="ｱ¥♠":REM ﾃｽﾄ\n'
+    assert wire(source) == b'10 X=\xfb*\xfc2:A$="\xb1\x5c\xf5": REM \xc3\xbd\xc4\r\n\x1a'
+    pocket.load(source)
+    assert pocket.program() == tokenize(source)  # the single codes, as the keys type them
+    assert pocket.save() == b'10 X= PI * SQR 2:A$="\xb1\x5c\xf5": REM \xc3\xbd\xc4\r\n\x1a'
 
 
 def test_save_with_seven_bits_even_parity_two_stops_and_cr(pocket):
@@ -214,6 +227,19 @@ def test_save_raises_rs_and_waits_for_cs(pocket):
     assert received == wire(SMALL)
 
 
+def test_load_waits_for_cd(pocket):
+    port = pocket.open()
+    port.host_ready = False  # CS and CD low
+    pocket.type("LOAD{ENTER}")
+    port.host_send(wire(SMALL), pocket.machine.cycles)
+    pocket.machine.run_for(0.5)
+    assert port.host_pending == len(wire(SMALL))  # RR never rose
+    port.host_ready = True
+    pocket.run_until(lambda: not port.host_pending, 30)
+    assert pocket.machine.key_wait_ready()
+    assert pocket.program() == tokenize(SMALL)
+
+
 @pytest.mark.slow  # about 80 s of emulated time at 1200 baud
 def test_whole_program_round_trip_through_load_and_save(pocket):
     if not KNIFFEL.is_file():
@@ -222,8 +248,13 @@ def test_whole_program_round_trip_through_load_and_save(pocket):
     pocket.load(source)
     assert pocket.program() == tokenize(source)
     # the default pause without handshake outlasts every line LOAD stored
-    assert max(pocket.rr_low_seconds()) < cmd_serial.NO_HANDSHAKE_DELAY_MS / 1000
-    _, program = transfer.parse_received(pocket.save()[:-1], ended=True)
+    stores = pocket.rr_low_seconds()
+    assert len(stores) == len(parse_program(source).lines)
+    assert max(stores) < cmd_serial.NO_HANDSHAKE_DELAY_MS / 1000
+    saved = pocket.save()
+    # SAVE writes what send writes, but for a space after a keyword that ends a line
+    assert [line.rstrip(b" ") for line in saved.split(b"\r\n")] == wire(source).split(b"\r\n")
+    _, program = transfer.parse_received(saved[:-1], ended=True)
     assert program.image == tokenize(source)
 
 
@@ -239,7 +270,7 @@ class Bridge:
 
     def pump(self, pocket):
         while select.select([self.master], [], [], 0)[0]:
-            pocket.port.host_send(os.read(self.master, 4096))
+            pocket.port.host_send(os.read(self.master, 4096), pocket.machine.cycles)
         received = pocket.port.host_receive(pocket.machine.cycles)
         if received:
             os.write(self.master, received)

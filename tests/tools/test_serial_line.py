@@ -212,7 +212,7 @@ def _rd_levels(port, start, end, step=1):
 def test_sio_port_sends_to_the_pocket_only_while_er_and_rr_are_high():
     fmt = FrameFormat(1200)
     port = SioPort(fmt)
-    port.host_send(b"\x00")
+    port.host_send(b"\x00", 0)
     assert set(_rd_levels(port, 0, 3000, 7)) == {MARK}  # port not open: nothing goes
     port.latch(LATCH_ER, 3000)
     assert set(_rd_levels(port, 3000, 6000, 7)) == {MARK}  # open, but not ready to receive
@@ -239,7 +239,7 @@ def decode_rd(port, start, end):
 def test_sio_port_finishes_a_byte_when_rr_drops_and_holds_the_next():
     fmt = FrameFormat(1200)
     port = SioPort(fmt)
-    port.host_send(b"AB")
+    port.host_send(b"AB", 0)
     port.latch(LATCH_ER | LATCH_RR, 0)
     port.latch(LATCH_ER, 500)  # the pocket is busy: RR low in the middle of "A"
     frames = decode_rd(port, 0, 4 * fmt.frame_cycles)
@@ -252,7 +252,11 @@ def test_sio_port_finishes_a_byte_when_rr_drops_and_holds_the_next():
 def test_sio_port_without_flow_control_sends_back_to_back_whatever_rr_says():
     fmt = FrameFormat(1200)
     port = SioPort(fmt, flow_control=False)
-    port.host_send(b"AB")
+    port.host_send(b"AB", 100)
     frames = decode_rd(port, 0, 3 * fmt.frame_cycles)
     assert frames_to_bytes(frames) == b"AB"
-    assert frames[1].start - frames[0].start <= fmt.frame_cycles + 5  # one poll step late at most
+    assert frames[0].start == 100
+    assert frames[1].start == pytest.approx(100 + fmt.frame_cycles, abs=5)  # seen at a poll
+    late = SioPort(fmt, flow_control=False)
+    late.host_send(b"AB", 100)
+    assert late.inb_bits(3 * fmt.frame_cycles) == IB_CS | IB_CD  # nobody listened: gone by

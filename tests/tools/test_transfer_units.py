@@ -49,7 +49,7 @@ def test_wire_chunks_end_each_line_and_the_transfer(eol, end):
 
 
 @pytest.mark.parametrize("options,delay", [
-    ([], 0), (["--handshake", "none"], 1000), (["--handshake", "none", "--line-delay", "250"], 250),
+    ([], 0), (["--handshake", "none"], 500), (["--handshake", "none", "--line-delay", "250"], 250),
     (["--line-delay", "40"], 40)])
 def test_line_delay_defaults_to_covering_load_only_without_handshake(options, delay):
     args = build_parser().parse_args(["send", "x.bas", "--port", "loop://", *options])

@@ -1,0 +1,265 @@
+"""The faithfulness harness: cases as data, run on either engine, observed as the LCD shows.
+
+A case is `cases/<NAME>.toml` (style.md §6 item 13: one case per behaviour):
+
+    description = "PRINT a;b joins the items"       # what behaviour it pins down
+    card_kb = 32                                     # optional (8, 16 or 32 ...), default 32
+    program = '''
+    10 PRINT "A";"B"
+    '''                                              # optional; loaded with load_program
+    steps = [
+        "RUN{ENTER}",                                # a key script (emulator/keys.py syntax)
+        { keys = "{ENTER}", run = 0.5 },             # or a table with options, see Step
+    ]
+
+Every case starts from a freshly booted machine (blank card, `Y` to the CLEAR question,
+RUN mode, `>` prompt) with the program on the card. After each step the harness lets
+the machine settle (runs until it waits for a key again) and records what a person
+would see: the 150 x 32 LCD pixels, the lit status symbols, and (for timing calibration
+and for reading) the emulated seconds the step took and the text readout of the LCD.
+Pixels and symbols are what the tests compare, exactly; seconds and text are not.
+
+The reference files (`reference/<NAME>.json`) hold these observations made on the
+firmware engine, the real ROM. They are recordings of screens, not ROM bytes.
+"""
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from emulator.machine import KEY_HOLD, PC1360
+from emulator import keys
+
+HERE = Path(__file__).resolve().parent
+CASES_DIR = HERE / "cases"
+REFERENCE_DIR = HERE / "reference"
+KNOWN_FAILURES = HERE / "known_failures.txt"
+ROOT = HERE.parent.parent
+ROM_DIR = ROOT.parent / "shared" / "roms" / "pc1360"
+CORPUS_DIR = ROOT.parent / "shared" / "corpus"
+
+SETTLE_TIMEOUT = 6.0      # emulated seconds a step may take before it counts as not settled
+KEY_TIMEOUT = 3.0         # emulated seconds to wait for the key-wait loop before each key
+CASE_KEYS = {"description", "card_kb", "program", "steps", "long_lines"}
+STEP_KEYS = {"keys", "run", "settle", "timeout", "hold", "settle_timeout"}
+
+
+class CaseError(ValueError):
+    """A case file that does not follow the format above."""
+
+
+@dataclass(frozen=True)
+class Step:
+    keys: str                      # key script typed in this step
+    run: float = 0.0               # emulated seconds to run after the keys, before settling
+    settle: bool = True            # then run until the machine waits for a key
+    timeout: float = KEY_TIMEOUT   # per key: how long to wait for the key-wait loop first
+    hold: float = KEY_HOLD         # per key: how long it is held down
+    settle_timeout: float = SETTLE_TIMEOUT
+
+    def as_data(self):
+        return {name: getattr(self, name) for name in Step.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    description: str
+    card_kb: int
+    program: str
+    steps: tuple
+    long_lines: bool = False
+
+    def digest(self):
+        """A hash of what the case does (not of its comments): a reference captured
+        from another version of the case is stale."""
+        data = {"card_kb": self.card_kb, "program": self.program.strip(),
+                "steps": [s.as_data() for s in self.steps], "long_lines": self.long_lines}
+        blob = json.dumps(data, sort_keys=True).encode()
+        return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def _step(raw, where):
+    if isinstance(raw, str):
+        raw = {"keys": raw}
+    if not isinstance(raw, dict) or "keys" not in raw:
+        raise CaseError(f"{where}: a step is a key script or a table with `keys`")
+    unknown = set(raw) - STEP_KEYS
+    if unknown:
+        raise CaseError(f"{where}: unknown step option(s) {sorted(unknown)}")
+    try:
+        keys.parse(raw["keys"])
+    except keys.KeyScriptError as exc:
+        raise CaseError(f"{where}: {exc}") from None
+    return Step(**raw)
+
+
+def load_case(path):
+    path = Path(path)
+    with open(path, "rb") as fh:
+        data = tomllib.load(fh)
+    unknown = set(data) - CASE_KEYS
+    if unknown:
+        raise CaseError(f"{path.name}: unknown key(s) {sorted(unknown)}")
+    if not data.get("steps"):
+        raise CaseError(f"{path.name}: no steps")
+    steps = tuple(_step(raw, f"{path.name} step {i}") for i, raw in enumerate(data["steps"]))
+    return Case(path.stem, data.get("description", ""), data.get("card_kb", 32),
+                data.get("program", ""), steps, data.get("long_lines", False))
+
+
+def case_names():
+    return sorted(p.stem for p in CASES_DIR.glob("*.toml"))
+
+
+def load_all():
+    return [load_case(CASES_DIR / f"{name}.toml") for name in case_names()]
+
+
+# ---------------------------------------------------------------- observations
+
+def pixels_hex(rows):
+    """32 rows of 150 pixels as hex strings (leftmost pixel = top bit, padded to 152)."""
+    out = []
+    for row in rows:
+        value = 0
+        for bit in row:
+            value = value << 1 | bit
+        value <<= 2
+        out.append(f"{value:038x}")
+    return out
+
+
+def observe(machine):
+    return {"pixels": pixels_hex(machine.pixels()),
+            "symbols": sorted(machine.symbols()),
+            "text": [line.rstrip() for line in machine.screen_text()]}
+
+
+# ---------------------------------------------------------------- machines
+
+_ROMS = None
+_BOOTED = {}
+
+
+def firmware_roms():
+    global _ROMS
+    if _ROMS is None:
+        from emulator.romset import load
+        _ROMS = load(ROM_DIR)
+    return _ROMS
+
+
+def builtin_factory():
+    from emulator.basic.engine import BuiltinEngine
+    return BuiltinEngine
+
+
+def new_machine(engine, card_kb):
+    """A booted machine: blank card cleared with Y, RUN mode, `>` prompt."""
+    if engine == "firmware":
+        m = PC1360(roms=firmware_roms(), card_kb=card_kb)
+    elif engine == "builtin":
+        m = PC1360(engine=builtin_factory(), card_kb=card_kb)
+    else:
+        raise ValueError(f"unknown engine {engine!r}")
+    if not m.key_wait_ready(5):
+        raise RuntimeError(f"{engine}: no key-wait loop after power-on")
+    m.type_keys("Y")
+    if not m.key_wait_ready(5):
+        raise RuntimeError(f"{engine}: no key-wait loop after the CLEAR question")
+    return m
+
+
+def program_image(case):
+    from pc1360.tokenizer import tokenize
+    return tokenize(case.program, long_lines=case.long_lines)
+
+
+def run_case(case, engine, trace=None):
+    """Run `case` on a fresh machine with `engine` ("firmware" or "builtin"); returns
+    the list of step observations (dicts with pixels, symbols, text, seconds, ready)."""
+    m = new_machine(engine, case.card_kb)
+    if case.program.strip():
+        m.load_program(program_image(case))
+    return run_steps(m, case.steps, trace)
+
+
+def run_steps(m, steps, trace=None):
+    results = []
+    for index, step in enumerate(steps):
+        start = m.cycles
+        m.type_keys(step.keys, hold=step.hold, timeout=step.timeout)
+        if step.run:
+            m.run_for(step.run)
+        ready = m.key_wait_ready(step.settle_timeout) if step.settle else None
+        seconds = (m.cycles - start) / m.CYCLES_PER_SECOND
+        obs = observe(m)
+        obs["seconds"] = round(seconds, 4)
+        obs["ready"] = ready
+        obs["keys"] = step.keys
+        results.append(obs)
+        if trace:
+            trace(index, step, obs)
+    return results
+
+
+# ---------------------------------------------------------------- references
+
+def reference_path(name):
+    return REFERENCE_DIR / f"{name}.json"
+
+
+def write_reference(case, steps, engine="firmware"):
+    REFERENCE_DIR.mkdir(exist_ok=True)
+    data = {"case": case.name, "engine": engine, "case_digest": case.digest(),
+            "description": case.description, "steps": steps}
+    text = json.dumps(data, indent=1, ensure_ascii=False)
+    reference_path(case.name).write_text(text + "\n", encoding="utf-8")
+
+
+def read_reference(name):
+    path = reference_path(name)
+    if not path.is_file():
+        return None
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def compare(expected_steps, actual_steps):
+    """The differences (a list of strings, empty when equal): pixels and symbols at
+    every step, and the number of steps."""
+    problems = []
+    if len(expected_steps) != len(actual_steps):
+        problems.append(f"{len(actual_steps)} steps observed, {len(expected_steps)} expected")
+    for i, (exp, act) in enumerate(zip(expected_steps, actual_steps)):
+        where = f"step {i} ({exp.get('keys', '')!r})"
+        if exp["symbols"] != act["symbols"]:
+            problems.append(f"{where}: symbols {act['symbols']} != expected {exp['symbols']}")
+        if exp["pixels"] != act["pixels"]:
+            rows = [r for r in range(len(exp["pixels"])) if exp["pixels"][r] != act["pixels"][r]]
+            problems.append(f"{where}: pixels differ in rows {rows}\n"
+                            + side_by_side(exp["text"], act["text"]))
+    return problems
+
+
+def side_by_side(expected, actual):
+    lines = ["    expected (firmware)         | actual"]
+    for e, a in zip(expected, actual):
+        mark = " " if e == a else "*"
+        lines.append(f"  {mark} {e:<24.24}    | {a}")
+    return "\n".join(lines)
+
+
+def read_known_failures():
+    """{case name: reason} from known_failures.txt (`NAME  reason`, # comments)."""
+    known = {}
+    if KNOWN_FAILURES.is_file():
+        for line in KNOWN_FAILURES.read_text(encoding="utf-8").splitlines():
+            line = line.split("#", 1)[0].strip() if line.lstrip().startswith("#") else line.strip()
+            if not line:
+                continue
+            name, _, reason = line.partition(" ")
+            known[name] = reason.strip() or "known failure"
+    return known
