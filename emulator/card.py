@@ -14,7 +14,7 @@ from pathlib import Path
 
 import platformdirs
 
-from tools.fileio import write_atomic
+from emulator.fileio import write_atomic
 
 MAGIC = b"PC1360RAMCARD\x1a"
 VERSION = 1

@@ -30,7 +30,11 @@ class FirmwareEngine:
 
     def run(self, cycles):
         self._run_start = self.cpu.cycles
-        return self.cpu.run(cycles)
+        ran = self.cpu.run(cycles)
+        # Between runs the machine's count is exact by itself: progress() must say 0 then,
+        # or machine.now() would run one slice ahead for a host called between slices.
+        self._run_start = self.cpu.cycles
+        return ran
 
     def progress(self):
         return self.cpu.cycles - self._run_start

@@ -6,9 +6,9 @@ order the ROM searches when it expands an abbreviation such as "P." (basic_forma
 
 The column "typed" is 0 for the eight keywords the firmware does not recognise when a
 line is typed (WIDTH and the seven Kanji functions of the Japanese model): it stores
-their letters instead, and no abbreviation leads to them (tests/emulator/
-test_firmware_tokenizer.py; checked by typing into the real firmware). The lister
-still knows their tokens.
+their letters instead, and no abbreviation leads to them ("WI." is W, INPUT). The lister
+still knows their tokens. (Lines typed into the real firmware, running in the emulator,
+and the bytes it stored are recorded in tests/pc1360/test_tokenizer.py.)
 """
 
 import csv
@@ -90,7 +90,7 @@ ABBREVIATIONS = abbreviations()
 TYPED_COST = {k.code: typed_cost(k) for k in KEYWORDS}
 
 # Where the firmware stores a literal line number as 0x1F hi lo. Observed by typing into
-# the real firmware (these differ from PocketTools' list in basic_format.md §1.5): after
+# the real firmware (they differ from PocketTools' rules in basic_format.md §1.5): after
 # GOTO and GOSUB every comma-separated item of the statement that is a plain number; after
 # THEN, RESTORE, ARUN and AUTOGOTO only the first item. Never after RUN, LIST, LLIST,
 # CHAIN, DELETE or RENUM. The item must end at ",", ":" or the end of the line, and the

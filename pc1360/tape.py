@@ -12,6 +12,10 @@ This is the byte stream CSAVE sends, also the PocketTools ".tap" file:
 
 Checksum of a byte: add its high nibble, carrying a 9th bit back into bit 0, then add
 its low nibble dropping any carry.
+
+The real firmware's CLOAD (running in the emulator) loads records made here, checks the
+block checksums and takes a last block of exactly 120 bytes without its checksum
+(tests/pc1360/test_tape_firmware.py).
 """
 
 from construct import Adapter, Bytes, Const, Int8ub, Struct
@@ -23,7 +27,7 @@ FILE_TYPE = 0x72  # BASIC program, extended series (PC-1280/1360/1475)
 BLOCK = 120
 NAME_LENGTH = 7
 _END = 0xFF
-_KNOWN_TYPES = {0x70: "PC-1350/1401-style BASIC", 0x71: "protected PC-1350-style BASIC",
+_KNOWN_TYPES = {0x70: "PC-1350/1401-style BASIC", 0x71: "password-protected PC-1350-style BASIC",
                 0x73: "password-protected PC-1360 BASIC", 0x74: "data file",
                 0x76: "machine-code (CSAVE M) file"}
 
@@ -176,10 +180,24 @@ def _read_body(data, pos, image):
 
 def program_from_tape(data, kind="tap", problems=None):
     """The program image in a ".tap" record or a ".wav" recording of one (kind "tap" or
-    "wav"); see decode_tap for `problems`."""
-    if kind == "wav":
-        rate, samples = tapesound.wav_samples(data)
-        data = tapesound.decode_samples(samples, rate)
-        if not data:
-            raise FormatError("no tape signal found in the recording", offset=0)
-    return decode_tap(data, problems)[1]
+    "wav"); see decode_tap for `problems`. For a recording, offsets count bytes of the
+    tape record decoded from it, and the messages say so."""
+    if kind != "wav":
+        return decode_tap(data, problems)[1]
+    rate, samples = tapesound.wav_samples(data)
+    record = tapesound.decode_samples(samples, rate)
+    if not record:
+        raise FormatError("no tape signal found in the recording", offset=0)
+    found = [] if problems is not None else None
+    try:
+        return decode_tap(record, found)[1]
+    except FormatError as exc:
+        raise _in_recording(exc) from None
+    finally:
+        if found:
+            problems.extend(_in_recording(exc) for exc in found)
+
+
+def _in_recording(exc):
+    return FormatError(f"{exc.message} (in the tape record decoded from the recording)",
+                       offset=exc.offset)

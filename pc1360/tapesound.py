@@ -5,7 +5,10 @@ Signal: a 1 bit is 8 cycles of 4 kHz, a 0 bit 4 cycles of 2 kHz, 2 ms either way
 goes as two nibbles, high nibble first; a nibble is a 0 start bit, 4 data bits (least
 significant first) and 1 stop bits. The file type, name block and name checksum (the
 first 10 bytes) have 1 stop bit after the first nibble and 5 after the second; the rest
-has 1 and 3. A run of 1 bits (the lead-in) comes first, two 1 bits end the record.
+has 1 and 2. That is what the firmware's CSAVE sends (read from the emulated machine's
+tape output; PocketTools writes 1 and 3, and CLOAD takes either). A run of 1 bits (the
+lead-in: CSAVE sends about 8 s, one second is plenty for CLOAD) comes first, two 1 bits
+end the record.
 
 The decoder counts cycles rather than timing bits, so it is indifferent to speed (a
 tape running some percent fast or slow), level and a DC offset.
@@ -30,7 +33,7 @@ def encode_samples(tap, rate=DEFAULT_RATE, lead_in_bits=LEAD_IN_BITS):
     """Unsigned 8-bit mono samples (bytes) that carry a tape record."""
     bits = [1] * lead_in_bits
     for index, byte in enumerate(tap):
-        stops = (1, 5) if index < HEADER_BYTES else (1, 3)
+        stops = (1, 5) if index < HEADER_BYTES else (1, 2)
         for nibble, stop in zip((byte >> 4, byte & 0x0F), stops):
             bits.append(0)
             bits.extend((nibble >> shift) & 1 for shift in range(4))

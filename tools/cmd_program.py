@@ -8,7 +8,7 @@ from pc1360.errors import FormatError
 from pc1360.listing import list_program
 from pc1360.tokenizer import parse_program
 from tools.cli import UsageError
-from tools.fileio import write_atomic
+from emulator.fileio import write_atomic
 
 FORMATS = ("img", "ram", "tap", "wav")
 

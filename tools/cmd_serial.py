@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pc1360.program import MAX_TYPED
 from tools import transfer
-from tools.fileio import write_atomic
+from emulator.fileio import write_atomic
 
 # Without handshake the pause after a line must outlast LOAD storing it: up to 0.35 s a
 # line for basic_src/kniffel.bas (3 KB) on the emulated firmware, longer the larger the
@@ -102,7 +102,10 @@ def run_send(args):
             print(f"pc1360: warning: line {line.number} is {len(text)} characters, more than the "
                   f"calculator's {MAX_TYPED}-character input line; LOAD may cut it",
                   file=sys.stderr)
-    print(f"On the PC-1360 type: {settings.open_statement()}  then  LOAD")
+    # LOAD raises RR when it is ready; without handshake nothing waits for that, and data
+    # that comes before LOAD listens is lost (ERROR 8)
+    when = "" if settings.handshake == "rts" else "  (before running this)"
+    print(f"On the PC-1360 type: {settings.open_statement()}  then  LOAD{when}")
     chunks = transfer.wire_chunks(payload, settings)
     progress = None
     try:

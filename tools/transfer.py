@@ -21,6 +21,7 @@ Every failure is raised as TransferError with a one-line message that says what
 happened and what to check.
 """
 
+import errno
 import re
 import sys
 import time
@@ -58,7 +59,7 @@ class Settings:
     bits: int = 8
     stop: int = 1
     eol: str = "L"
-    handshake: str = "none"
+    handshake: str = "rts"
 
     def __post_init__(self):
         if self.eol not in EOL_CODES:
@@ -100,12 +101,12 @@ def open_port(url, settings, timeout):
 
 def _open_failure(url, exc):
     code = getattr(exc, "errno", None)
-    if code in (2, 6, 19):  # ENOENT, ENXIO, ENODEV
+    if code in (errno.ENOENT, errno.ENXIO, errno.ENODEV):
         return (f"port {url} not found: check that the cable or adapter is plugged in and the "
                 "name is right")
-    if code in (1, 13):  # EPERM, EACCES
+    if code in (errno.EPERM, errno.EACCES):
         return f"no permission to open {url}: add your user to the port's group (often dialout)"
-    if code in (11, 16):  # EAGAIN from the exclusive lock, EBUSY
+    if code in (errno.EAGAIN, errno.EBUSY):  # EAGAIN: pyserial's exclusive lock is taken
         return f"port {url} is busy: another program (a terminal, a modem manager) has it open"
     return f"cannot open port {url}: {exc}"
 

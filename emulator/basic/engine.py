@@ -18,8 +18,8 @@ firmware's does (checked by running the firmware engine on the same keys):
 
 import copy
 
-from pc1360 import charset
 from pc1360.errors import FormatError
+from pc1360.keywords import BY_NAME
 from pc1360.listing import list_line
 from pc1360.program import Line
 from pc1360.tokenizer import tokenize_line
@@ -32,8 +32,10 @@ from .keycodes import CHARS, SHIFTED, inkey_code
 from .screen import COLS, ROWS, Screen
 from .states import DELAY, ENTER_WAIT, IDLE, INPUT, QUESTION, RUNNING
 from .tokens import CODES
+from .typed import from_text, to_text, tokenize_body
 
 MAX_INPUT = 80              # the input buffer at 0xFD20 holds 80 characters
+ENTER_CYCLES = 66_000       # reading a typed line (measured on the firmware engine)
 KEYWAIT_STROBE = 0x3F       # what the firmware writes to 0x3E00 while it waits for keys
 STROBE_ADDR = 0x3E00
 CURSOR = 0x5F               # the firmware's cursor reads as `_`
@@ -44,9 +46,11 @@ PROGRAM_ONLY = frozenset(CODES[name] for name in (
     "PRINT", "CLS", "PAUSE", "CURSOR", "GCURSOR", "IF", "FOR", "NEXT", "READ", "DATA",
     "RESTORE", "GOSUB", "RETURN", "END", "STOP", "REM", "LET", "ON", "AREAD", "INPUT"))
 STATEMENT_CODES = frozenset(STATEMENTS)
+KEYWORD_NAMES = frozenset(name.encode("ascii") for name in BY_NAME)
+_WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ$")
 # state() keeps these attributes of the engine, the interpreter and the screen.
 ENGINE_STATE = ("state", "mode", "line", "input_row", "last_result", "shift", "sml",
-                "def_key", "prev_keys", "delay_left", "input_items", "input_prompt",
+                "def_key", "prev_keys", "delay_left", "entering", "input_items", "input_prompt",
                 "input_keep", "clock", "list_addr")
 INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_pos",
                 "running", "pending", "jumped", "stopped_at", "angle", "wait", "using",
@@ -54,24 +58,52 @@ INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_po
 SCREEN_STATE = ("row", "col", "done")
 
 
-def to_text(data):
-    """Typed machine codes as tokenizer text (a code with no character as \\xHH)."""
-    return "".join(charset.TO_TEXT.get(c, f"\\x{c:02X}") for c in data)
+def has_colon(body):
+    """True if a tokenized line has a `:` outside strings (RUN and PRO mode refuse
+    such typed lines with ERROR 1)."""
+    in_string = False
+    skip = 0
+    for byte in body:
+        if skip:
+            skip -= 1
+        elif byte == 0x22:
+            in_string = not in_string
+        elif in_string:
+            continue
+        elif byte == 0x1F:
+            skip = 2
+        elif byte == 0xFE:
+            skip = 1
+        elif byte == 0x3A:
+            return True
+    return False
 
 
-def from_text(text):
-    """Lister text as machine codes for the display."""
-    return bytes(charset.code_of(c) or 0x3F for c in text)
-
-
-def tokenize_body(data):
-    """Tokenize an immediate line (no line number) as PRO mode would store it."""
-    if not data.strip(b" "):
-        return b""
-    try:
-        return tokenize_line("1 " + to_text(data)).body
-    except FormatError:
-        raise BasicError(SYNTAX) from None
+def wrap_listing(text, indent):
+    """A listed line as display rows: 24 characters, then rows indented by `indent`
+    (the width of `10:`); a keyword that would be cut moves whole to the next row,
+    dropping the blank before it (the firmware shows `20:INPUT A: WAIT 0:` /
+    `   PRINT A*2`)."""
+    rows = []
+    width = COLS
+    while len(text) > width:
+        cut = width
+        start = cut
+        while start > 0 and text[start - 1] in _WORD:
+            start -= 1
+        end = cut
+        while end < len(text) and text[end] in _WORD:
+            end += 1
+        if 0 < start < cut < end and text[start:end] in KEYWORD_NAMES:
+            cut = start
+        rows.append(text[:cut])
+        text = text[cut:]
+        if cut != width and text.startswith(b" "):
+            text = text[1:]
+        text = b" " * indent + text
+        width = COLS
+    rows.append(text)
+    return rows
 
 
 class BuiltinEngine(InputMixin):
@@ -102,6 +134,7 @@ class BuiltinEngine(InputMixin):
         self.shift = self.sml = self.def_key = False
         self.prev_keys = frozenset(self.machine.keyboard.pressed)
         self.delay_left = 0
+        self.entering = False          # the DELAY is ENTER's: the typed line runs after it
         self.input_items = []
         self.input_prompt = b""
         self.input_keep = True
@@ -141,7 +174,12 @@ class BuiltinEngine(InputMixin):
                 self.delay_left -= step
                 used += step
                 if self.delay_left <= 0:
-                    self.state = RUNNING
+                    if self.entering:
+                        self.entering = False
+                        self.state = IDLE
+                        self._enter_now()
+                    else:
+                        self.state = RUNNING
             else:
                 self._signal_key_wait()
                 used = cycles
@@ -234,16 +272,16 @@ class BuiltinEngine(InputMixin):
         self.input_row = screen.row
         self.line.clear()
 
-    def _show_rows(self, row, data, indent=0):
-        """Write `data` from display row `row` on, continuing on the next rows (with
-        `indent` blanks), scrolling at the bottom; leaves the output position on the
-        line after it. Returns the row the text starts on after scrolling."""
+    def _show_rows(self, row, data, indent=None):
+        """Write `data` from display row `row` on, continuing on the next rows,
+        scrolling at the bottom; leaves the output position on the line after it.
+        Returns the row the text starts on after scrolling. Typed text continues
+        character by character; a listing (`indent` given) as wrap_listing says."""
         screen = self.screen
-        chunks = [data[:COLS]]
-        rest = data[COLS:]
-        while rest:
-            chunks.append(b" " * indent + rest[:COLS - indent])
-            rest = rest[COLS - indent:]
+        if indent is None:
+            chunks = [data[i:i + COLS] for i in range(0, len(data), COLS)] or [b""]
+        else:
+            chunks = wrap_listing(data, indent)
         while row + len(chunks) > ROWS and row > 0:
             screen.scroll()
             row -= 1
@@ -285,7 +323,7 @@ class BuiltinEngine(InputMixin):
 
     def _key(self, key):
         if key == "BRK":
-            if self.state in (RUNNING, DELAY, ENTER_WAIT, INPUT):
+            if self.state in (RUNNING, DELAY, ENTER_WAIT, INPUT) and not self.entering:
                 self._stop_with(b"BREAK", keep_position=True)
             return
         if self.state == QUESTION:
@@ -308,7 +346,7 @@ class BuiltinEngine(InputMixin):
             if key == "ENTER":
                 self.state = RUNNING
             return
-        if key == "DEF" and self.state == IDLE:
+        if key == "DEF":
             self.def_key = True
             self.screen.set_symbol("DEF", True)
             return
@@ -384,6 +422,15 @@ class BuiltinEngine(InputMixin):
                 self.screen.row = self.input_row
             self._prompt()
             return
+        # the firmware engine takes 67,000-117,000 cycles from ENTER to the result
+        # (WAIT 0 67,000, 1+1 74,000, SIN 30 117,000); the expression's part is not
+        # modelled yet
+        self.entering = True
+        self.delay_left = ENTER_CYCLES
+        self.state = DELAY
+
+    def _enter_now(self):
+        data = bytes(self.line)
         if self.input_row is None:
             self.screen.next_line()
             self.input_row = self.screen.row
@@ -395,6 +442,13 @@ class BuiltinEngine(InputMixin):
                 self._store_line(data, start_row)
                 return
             body = tokenize_body(data)
+            # the line is shown again as LIST would show it (`WAIT 0: DEGREE`)
+            for r in range(start_row, ROWS):
+                self.screen.clear_row(r)
+            listed = from_text(list_line(Line(1, body)))[2:] if body else data
+            self._show_rows(start_row, listed, indent=0)
+            if has_colon(body):
+                raise BasicError(SYNTAX)        # one statement per typed line
             self._run_immediate(body)
         except BasicError as err:
             self._show_error(err.code, 0)
@@ -479,8 +533,13 @@ class BuiltinEngine(InputMixin):
         except BasicError as err:
             self._show_error(err.code, 0)
             return
+        if self.line and self.input_row is not None:
+            self._show_rows(self.input_row, bytes(self.line))    # the cursor goes
+        if self.state == INPUT:
+            self.screen.end_line()          # the INPUT prompt stays, output goes below
         self.line.clear()
         self.input_row = None
+        self.input_items = []
         interp.vars.clear()
         interp.start_program(addr)
         self.state = RUNNING
@@ -573,14 +632,7 @@ class BuiltinEngine(InputMixin):
                 continue
             if row >= ROWS:
                 break
-            text = self._listing(line_addr)
-            indent = len(str(number)) + 1
-            chunks = [text[:COLS]]
-            rest = text[COLS:]
-            while rest:
-                chunks.append(b" " * indent + rest[:COLS - indent])
-                rest = rest[COLS - indent:]
-            for chunk in chunks:
+            for chunk in wrap_listing(self._listing(line_addr), len(str(number)) + 1):
                 if row < ROWS:
                     screen.show_line(row, chunk)
                     row += 1

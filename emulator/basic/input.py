@@ -2,10 +2,10 @@
 statement gives none), the typed text after it with the `_` cursor; a `?` prompt, or
 one followed by `,`, disappears at the first key; each item is asked on a new line."""
 
-from . import bcd
-from .errors import SYNTAX, BasicError
+from .errors import BasicError
 from .screen import COLS
 from .states import INPUT, RUNNING
+from .typed import tokenize_body
 
 CURSOR = 0x5F
 
@@ -46,18 +46,17 @@ class InputMixin:
         data = bytes(self.line)
         self.line.clear()
         if not data:
-            # ENTER alone keeps the variable and goes on with the next line (assumed)
+            # ENTER alone keeps the variable and goes on with the next line; a `?`
+            # prompt disappears (as on the firmware engine)
+            if not self.input_keep:
+                screen.clear_row(screen.row)
             self.input_items = []
             interp.skip_line()
             self.state = RUNNING
             return
         try:
-            if ref[2] == 0:
-                value = bcd.parse_number(data.decode("latin-1").strip())
-                if value is None:
-                    raise BasicError(SYNTAX)
-            else:
-                value = data
+            # a number is typed as an expression (3*4, B), as the firmware takes it
+            value = interp.evaluate(tokenize_body(data)) if ref[2] == 0 else data
             interp.vars.store(ref, value)
         except BasicError as err:
             self._show_error(err.code, interp.line)

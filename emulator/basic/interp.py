@@ -22,6 +22,7 @@ Statement = namedtuple("Statement", "handler cost")
 STATEMENTS = {}             # keyword code -> Statement
 LET_COST = 3350             # cycles of an assignment besides its expression (costs.py)
 LINE_COST = 500             # cycles to step onto the next line (estimate)
+INPUT_BUFFER = 0xFD20       # the 80-byte line buffer; immediate lines run from here
 RANDOM_SEED = 0xFDE0        # the ROM's random seed (hardware.md §4); our generator's state
 FOR_LIMIT = 5               # nesting limits (basic_language.md §1.1)
 GOSUB_LIMIT = 10
@@ -95,7 +96,7 @@ class Interpreter(Expressions):
 
     def start_immediate(self, body):
         """Run a tokenized immediate line (without its 0x0D) from the input buffer."""
-        buffer = 0xFD20
+        buffer = INPUT_BUFFER
         data = bytes(body[:79]) + b"\x0d"
         self.mem[buffer:buffer + len(data)] = data
         self.pending = None
@@ -105,9 +106,24 @@ class Interpreter(Expressions):
         self.pos = buffer
         self.running = True
 
+    def evaluate(self, body):
+        """The number a tokenized expression gives (INPUT's typed answer), without
+        disturbing the statement being run; text after the number is ignored."""
+        saved = (self.pos, self.depth)
+        data = bytes(body[:79]) + b"\x0d"
+        self.mem[INPUT_BUFFER:INPUT_BUFFER + len(data)] = data
+        self.pos, self.depth = INPUT_BUFFER, 0
+        try:
+            return self.number()
+        finally:
+            self.pos, self.depth = saved
+
     def start_program(self, addr=None):
-        """RUN: clear the stacks and run from line address `addr` (default: first)."""
+        """RUN: clear the stacks and run from line address `addr` (default: first).
+        PRINT waits for ENTER again until a WAIT (the firmware engine forgets WAIT 0
+        from one RUN to the next)."""
         self.clear_run_state()
+        self.wait = None
         self.running = True
         self.enter_line(self.program.start + 1 if addr is None else addr)
 

@@ -15,11 +15,11 @@ from .interp import statement
 from .screen import COLS, ROWS
 from .tokens import CODES
 
-CYCLES_PER_SECOND = 256_000
-WAIT_UNIT = CYCLES_PER_SECOND // 64             # WAIT n shows for n/64 s
-# Measured on the firmware engine: PAUSE shows for about 0.9 s; BEEP 1 takes 93,800
+WAIT_UNIT = 4345            # WAIT n shows for n units: 4345 cycles each on the firmware
+                            # engine (about 1/59 s, not the 1/64 s of the notes)
+# Measured on the firmware engine: PAUSE shows for about 0.96 s; BEEP 1 takes 93,800
 # cycles and every further beep 105,350; a PRINT that scrolls the display 30,000 more.
-PAUSE_CYCLES = 228_000
+PAUSE_CYCLES = 246_800
 FIRST_BEEP_CYCLES = 93_800
 BEEP_CYCLES = 105_350
 SCROLL_CYCLES = 30_000

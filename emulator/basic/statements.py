@@ -246,8 +246,8 @@ def stmt_aread(it):
 
 # ---------------------------------------------------------------- commands
 
-# The firmware engine shows a program's first PRINT about 0.47 s after RUN ENTER.
-@statement("RUN", cost=120_000)
+# The firmware engine shows a program's first output about 0.4 s after RUN ENTER.
+@statement("RUN", cost=115_000)
 def stmt_run(it):
     addr = None
     if not it.at_end():

@@ -24,10 +24,12 @@ class FakeMachine:
 
 
 def tap(machine, engine, key):
+    """Press and release a key, then give the engine time to act (ENTER takes the
+    firmware's 66,000 cycles)."""
     machine.keyboard.pressed.add(key)
     engine.run(2560)
     machine.keyboard.pressed.discard(key)
-    engine.run(2560)
+    engine.run(100_000)
 
 
 def type_text(machine, engine, text):
@@ -303,6 +305,14 @@ FIRMWARE_SCRIPTS = {
               '60 PRINT "A";{ENTER}', '70 PRINT "B"{ENTER}', "80 PRINT 1/3;2{ENTER}",
               "{MODE}RUN{ENTER}", "{WAIT 5}", "{ENTER}", "{ENTER}", "{ENTER}", "{ENTER}",
               "{ENTER}", "{ENTER}", "{ENTER}", "{ENTER}"],
+    "long lines": ["{MODE}20 INPUT A:WAIT 0:PRINT A*2{ENTER}",
+                   "10 PRINT \"X\":A=1:B=2:C=3:D=4:E=5:F=6:G=7:H=8:I=9{ENTER}",
+                   '30 A$="ABCDEFGHIJKLMNOPQRSTUVWXYZ":PRINT A${ENTER}',
+                   "40 A=12345678:B=SQR 2:C=1:B=INT 5{ENTER}", "LIST{ENTER}", "{DOWN}",
+                   "{DOWN}", "{MODE}{CLS}RUN 20{ENTER}", "3*4{ENTER}", "{CLS}RUN 20{ENTER}",
+                   "B{ENTER}", "{CLS}RUN 20{ENTER}", "{ENTER}"],
+    "def key": ['{MODE}10 "K" AREAD N:WAIT 0:PRINT N*2{ENTER}', "20 INPUT A:PRINT A*2{ENTER}",
+                "{MODE}21", "{DEF}", "K", "{CLS}{DEF}K", "{WAIT 5}"],
     "input and break": ["{MODE}10 A=A+1:GOTO 10{ENTER}", '20 INPUT "N?";N,M{ENTER}',
                         "30 PRINT N*2{ENTER}", "40 B=1/0{ENTER}", "{MODE}RUN{ENTER}",
                         "{BRK}", "{CLS}RUN 20{ENTER}", "{WAIT 5}", "4", "2", "{ENTER}",
@@ -319,7 +329,7 @@ def firmware_session(engine, steps, rom_dir):
     screens = []
     for step in steps:
         machine.type_keys(step)
-        machine.run_for(0.4)
+        machine.run_for(1.0)        # well past the moments when output appears
         screens.append((step, machine.screen_text()))
     return screens
 

@@ -6,6 +6,7 @@ and write reference/<NAME>.json (screens and symbols at every step, emulated sec
     python tests/faithful/capture.py --stale         # only cases without a current reference
     python tests/faithful/capture.py --show NAME     # print the screens, write nothing
     python tests/faithful/capture.py --engine builtin --show NAME   # the same on the built-in engine
+    python tests/faithful/capture.py --corpus [NAME]  # show the corpus runs (never stored)
 
 A step that does not settle (the machine never waits for a key again within the step's
 settle_timeout) is reported: its screen may depend on exact timing, which a case should
@@ -41,7 +42,8 @@ def select(patterns, stale=False):
 def show(case, steps):
     print(f"== {case.name}: {case.description}")
     for i, obs in enumerate(steps):
-        print(f"-- step {i} {obs['keys']!r}  {obs['seconds']} s  ready={obs['ready']}  {obs['symbols']}")
+        blink = "  (blinks)" if obs["blink"] else ""
+        print(f"-- step {i} {obs['keys']!r}  {obs['seconds']} s  ready={obs['ready']}  {obs['symbols']}{blink}")
         for line in obs["text"]:
             print(f"   |{line}")
 
@@ -53,7 +55,18 @@ def main(argv=None):
     parser.add_argument("--show", action="store_true", help="print the screens, write nothing")
     parser.add_argument("--stale", action="store_true",
                         help="only cases whose reference is missing or from another version")
+    parser.add_argument("--corpus", action="store_true",
+                        help="show the corpus.toml entries (never stored: no reference is written)")
     args = parser.parse_args(argv)
+    if args.corpus:
+        names = [n for n in harness.corpus_entries()
+                 if not args.names or any(n.startswith(harness.CORPUS_PREFIX + p) or n == p for p in args.names)]
+        for name in names:
+            case = harness.load_corpus_case(name)
+            start = time.perf_counter()
+            show(case, harness.run_case(case, args.engine))
+            print(f"{name}: {time.perf_counter() - start:.1f} s wall")
+        return
     if args.engine != "firmware" and not args.show:
         parser.error("references come from the firmware engine; use --show with --engine builtin")
     cases = select(args.names, args.stale)
@@ -66,7 +79,7 @@ def main(argv=None):
         emulated = sum(s["seconds"] for s in steps)
         total_wall += wall
         total_emulated += emulated
-        loose = [i for i, s in enumerate(steps) if s["ready"] is False]
+        loose = [i for i, s in enumerate(steps) if s["ready"] is False or s.get("unstable")]
         if loose:
             unsettled.append((case.name, loose))
         if args.show:

@@ -29,6 +29,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from emulator.lcd import CELL_PITCH, CELL_X0, COLUMNS, GLYPH_WIDTH, LINES, WIDTH
 from emulator.machine import KEY_HOLD, PC1360
 from emulator import keys
 
@@ -40,6 +41,12 @@ ROOT = HERE.parent.parent
 ROM_DIR = ROOT.parent / "shared" / "roms" / "pc1360"
 CORPUS_DIR = ROOT.parent / "shared" / "corpus"
 
+# Two samples 0.3 s apart after the settle point: a blink phase (~0.5 s) cannot hide both.
+BLINK_WINDOW = 0.6
+BLINK_SAMPLES = 2
+# Part of every case digest: bump it when the way cases run or are observed changes,
+# so that every reference must be captured again.
+HARNESS_VERSION = 2
 SETTLE_TIMEOUT = 6.0      # emulated seconds a step may take before it counts as not settled
 KEY_TIMEOUT = 3.0         # emulated seconds to wait for the key-wait loop before each key
 CASE_KEYS = {"description", "card_kb", "program", "steps", "long_lines"}
@@ -75,7 +82,7 @@ class Case:
     def digest(self):
         """A hash of what the case does (not of its comments): a reference captured
         from another version of the case is stale."""
-        data = {"card_kb": self.card_kb, "program": self.program.strip(),
+        data = {"harness": HARNESS_VERSION, "card_kb": self.card_kb, "program": self.program.strip(),
                 "steps": [s.as_data() for s in self.steps], "long_lines": self.long_lines}
         blob = json.dumps(data, sort_keys=True).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
@@ -118,6 +125,32 @@ def load_all():
     return [load_case(CASES_DIR / f"{name}.toml") for name in case_names()]
 
 
+CORPUS_LIST = HERE / "corpus.toml"
+CORPUS_PREFIX = "corpus_"
+
+
+def corpus_source(path):
+    """A corpus listing as BASIC lines: `'` comment lines and blank lines dropped."""
+    text = Path(path).read_bytes().decode("utf-8")
+    return "\n".join(line for line in text.splitlines()
+                     if line.strip() and not line.lstrip().startswith("'"))
+
+
+def corpus_entries():
+    """{case name: entry table} of corpus.toml (names get the corpus_ prefix)."""
+    with open(CORPUS_LIST, "rb") as fh:
+        return {CORPUS_PREFIX + key: value for key, value in tomllib.load(fh).items()}
+
+
+def load_corpus_case(name, corpus_dir=CORPUS_DIR):
+    """The corpus entry `name` as a Case, its program read from `corpus_dir` now."""
+    entry = dict(corpus_entries()[name])
+    path = Path(corpus_dir) / entry.pop("file")
+    steps = tuple(_step(raw, f"{name} step {i}") for i, raw in enumerate(entry.pop("steps")))
+    return Case(name, entry.get("description", ""), entry.get("card_kb", 32),
+                corpus_source(path), steps, long_lines=True)
+
+
 # ---------------------------------------------------------------- observations
 
 def pixels_hex(rows):
@@ -132,10 +165,33 @@ def pixels_hex(rows):
     return out
 
 
-def observe(machine):
-    return {"pixels": pixels_hex(machine.pixels()),
-            "symbols": sorted(machine.symbols()),
-            "text": [line.rstrip() for line in machine.screen_text()]}
+def observe(machine, blink=True):
+    """What the LCD shows now. With `blink`, the machine runs on BLINK_WINDOW seconds
+    to catch the other phase of a blinking cursor: the firmware blinks the block
+    cursor over a character every ~0.5 s, so one snapshot would depend on the exact
+    key timing. The other frame, if any, is kept as `blink` (with `blink_codes`);
+    comparisons take the frames as a set.
+
+    `codes` are the character codes of the 4 x 24 text cells, read with the engine's
+    own font (None where no glyph matches): the built-in engine draws text with its
+    own glyphs (the ROM font must not be copied), so a glyph compares by its code."""
+    obs = {"pixels": pixels_hex(machine.pixels()),
+           "codes": machine.lcd.cell_codes(),
+           "symbols": sorted(machine.symbols()),
+           "text": [line.rstrip() for line in machine.screen_text()],
+           "blink": None, "blink_codes": None}
+    if blink:
+        seen = [obs["pixels"]]
+        for _ in range(BLINK_SAMPLES):
+            machine.run_for(BLINK_WINDOW / BLINK_SAMPLES)
+            frame = pixels_hex(machine.pixels())
+            if frame not in seen:
+                seen.append(frame)
+                if len(seen) == 2:
+                    obs["blink"], obs["blink_codes"] = frame, machine.lcd.cell_codes()
+        if len(seen) > 2:
+            obs["unstable"] = True   # more than a blink: the screen still changes
+    return obs
 
 
 # ---------------------------------------------------------------- machines
@@ -178,13 +234,15 @@ def program_image(case):
     return tokenize(case.program, long_lines=case.long_lines)
 
 
-def run_case(case, engine, trace=None):
+def run_case(case, engine, trace=None, keep_machine=False):
     """Run `case` on a fresh machine with `engine` ("firmware" or "builtin"); returns
-    the list of step observations (dicts with pixels, symbols, text, seconds, ready)."""
+    the list of step observations (dicts with pixels, blink, symbols, text, seconds,
+    ready), and the machine too with keep_machine."""
     m = new_machine(engine, case.card_kb)
     if case.program.strip():
         m.load_program(program_image(case))
-    return run_steps(m, case.steps, trace)
+    steps = run_steps(m, case.steps, trace)
+    return (steps, m) if keep_machine else steps
 
 
 def run_steps(m, steps, trace=None):
@@ -227,9 +285,11 @@ def read_reference(name):
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def compare(expected_steps, actual_steps):
-    """The differences (a list of strings, empty when equal): pixels and symbols at
-    every step, and the number of steps."""
+def compare(expected_steps, actual_steps, glyphs=True):
+    """The differences (a list of strings, empty when equal): symbols and screens at
+    every step, and the number of steps. Screens compare pixel by pixel, except (with
+    `glyphs`) that a text cell showing the same character code in both counts as equal
+    whatever the glyph's dots (see observe)."""
     problems = []
     if len(expected_steps) != len(actual_steps):
         problems.append(f"{len(actual_steps)} steps observed, {len(expected_steps)} expected")
@@ -237,11 +297,56 @@ def compare(expected_steps, actual_steps):
         where = f"step {i} ({exp.get('keys', '')!r})"
         if exp["symbols"] != act["symbols"]:
             problems.append(f"{where}: symbols {act['symbols']} != expected {exp['symbols']}")
-        if exp["pixels"] != act["pixels"]:
+        if not screens_match(exp, act, glyphs):
             rows = [r for r in range(len(exp["pixels"])) if exp["pixels"][r] != act["pixels"][r]]
-            problems.append(f"{where}: pixels differ in rows {rows}\n"
-                            + side_by_side(exp["text"], act["text"]))
+            if not rows:
+                what = "the blinking differs"
+            elif exp["text"] == act["text"]:
+                what = f"pixels differ in rows {rows} (same text)"
+            else:
+                what = f"pixels differ in rows {rows}"
+            problems.append(f"{where}: {what}\n" + side_by_side(exp["text"], act["text"]))
     return problems
+
+
+def frames(obs):
+    """The frames (pixels, codes) a step showed, whatever blink phase it was caught in."""
+    first = (obs["pixels"], obs.get("codes"))
+    return [first] if not obs.get("blink") else [first, (obs["blink"], obs.get("blink_codes"))]
+
+
+def screens_match(exp, act, glyphs=True):
+    """Every frame of one step matches a frame of the other, both ways."""
+    a, b = frames(exp), frames(act)
+    return (all(any(frame_matches(x, y, glyphs) for y in b) for x in a)
+            and all(any(frame_matches(x, y, glyphs) for x in a) for y in b))
+
+
+def _column_bytes(rows, line):
+    """The 150 column bytes of text line `line` (bit 0 = top dot) from hex pixel rows."""
+    values = [int(rows[8 * line + bit], 16) >> 2 for bit in range(8)]
+    return [sum(((values[bit] >> (WIDTH - 1 - x)) & 1) << bit for bit in range(8))
+            for x in range(WIDTH)]
+
+
+def frame_matches(exp, act, glyphs=True):
+    (exp_rows, exp_codes), (act_rows, act_codes) = exp, act
+    if exp_rows == act_rows:
+        return True
+    if not glyphs or exp_codes is None or act_codes is None:
+        return False
+    for line in range(LINES):
+        if exp_rows[8 * line:8 * line + 8] == act_rows[8 * line:8 * line + 8]:
+            continue
+        e, a = _column_bytes(exp_rows, line), _column_bytes(act_rows, line)
+        same_code = [exp_codes[line][c] is not None and exp_codes[line][c] == act_codes[line][c]
+                     for c in range(COLUMNS)]
+        for x in range(WIDTH):
+            if e[x] != a[x]:
+                cell, offset = divmod(x - CELL_X0, CELL_PITCH)
+                if x < CELL_X0 or offset >= GLYPH_WIDTH or not same_code[cell]:
+                    return False
+    return True
 
 
 def side_by_side(expected, actual):

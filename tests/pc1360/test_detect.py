@@ -59,13 +59,13 @@ def _only_format_errors(data):
         pass
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.binary(max_size=400))
 def test_random_bytes_raise_only_format_error(data):
     _only_format_errors(data)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.sampled_from(["img", "ram", "tap", "wav"]), st.data())
 def test_damaged_containers_raise_only_format_error(kind, data):
     blob = bytearray(CONTAINERS[kind])

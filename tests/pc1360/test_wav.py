@@ -72,10 +72,13 @@ def test_no_signal():
 def test_cut_recording_is_salvaged():
     image = tokenize("".join(f'{n} PRINT "LINE {n}"\n' for n in range(1, 9)))
     samples = encode_samples(encode_tap(image), 16_000, lead_in_bits=40)
-    cut = list(samples[: len(samples) * 2 // 3])
+    cut = wav_bytes(samples[: len(samples) * 2 // 3], 16_000)
+    with pytest.raises(FormatError, match="cut off.*decoded from the recording"):
+        program_from_tape(cut, "wav")
     problems = []
-    partial = decode_tap(decode_samples(cut, 16_000), problems)[1]
-    assert problems and image.startswith(partial) and len(partial) > 40
+    partial = program_from_tape(cut, "wav", problems)
+    assert image.startswith(partial) and len(partial) > 40
+    assert len(problems) == 1 and "decoded from the recording" in problems[0].message
 
 
 def test_spikes_where_the_tone_switches_are_ignored():
@@ -87,3 +90,12 @@ def test_spikes_where_the_tone_switches_are_ignored():
     for start in range(silence + 3, len(samples) - silence, per_bit):
         samples[start] = 255 - samples[start]
     assert decode_samples(list(samples), DEFAULT_RATE) == RECORD
+
+
+def test_framing_lengths_as_csave_sends():
+    # header bytes: start + 4 bits, 1 stop, start + 4 bits, 5 stops = 16 bits;
+    # other bytes 1 and 2 stops = 13 bits; then two closing 1 bits
+    rate = 16_000
+    samples = encode_samples(RECORD, rate, lead_in_bits=7)
+    bits = 7 + 16 * 10 + 13 * (len(RECORD) - 10) + 2
+    assert len(samples) == 2 * int(rate * 0.1) + bits * 32

@@ -248,7 +248,7 @@ def test_handshake_granted_late_then_everything_goes(pty_port):
 def test_a_peer_that_stops_reading_stalls_the_send(pty_port):
     _, port = pty_port
     port.write_timeout = 0.2
-    settings = Settings()
+    settings = Settings(handshake="none")
     chunks = transfer.wire_chunks([b"10 REM " + b"X" * 70] * 1000, settings)  # more than a pty holds
     with pytest.raises(TransferError, match="stopped taking data after"):
         transfer.send(port, chunks, settings, timeout=0.2)

@@ -1,4 +1,4 @@
-"""Small file helpers shared by the commands."""
+"""Atomic file writes, shared by the machine (card saves) and the commands."""
 
 import os
 import tempfile

@@ -1,0 +1,211 @@
+"""The firmware's own OPEN / LOAD / SAVE over the machine's 15-pin SIO (machine.sio).
+
+The PC side is tools/transfer.py in a thread on a pseudo-terminal (emulator.sio.PtyLink),
+as `pc1360 run --serial pty` offers it. On the PC-1360 the port is set up with OPEN and
+then plain LOAD and SAVE use it: there is no "COM:" device (LOAD "COM:" is ERROR 1, see
+tests/tools/test_serial_firmware.py), and OPEN takes 300, 600 or 1200 baud only.
+
+The emulated far end paces its bytes by the pocket's RR (the CE-130T wiring), so `send`
+may write the whole program into the pty at once.
+"""
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from emulator.machine import PC1360
+from emulator.romset import load
+from emulator.serial_line import CPU_HZ, FrameFormat
+from emulator.sio import PtyLink
+from pc1360.tokenizer import parse_program, tokenize
+from tools import transfer
+
+pytestmark = [pytest.mark.rom, pytest.mark.slow]
+
+KNIFFEL = Path(__file__).resolve().parents[2] / "basic_src" / "kniffel.bas"
+SMALL = '10 PRINT "HI":GOTO 10\n20 A=1.5E3:B$="X":REM OK\n30 FOR I=1 TO 3:PRINT I:NEXT I\n'
+START_PTR, END_PTR = 0xFFD7, 0xFFD9
+ER, RR = 0x02, 0x04  # 0x3800 bits 1 and 2
+WALL_TIMEOUT = 30  # seconds a PC-side thread may take
+PTY = transfer.Settings(handshake="none")  # a pty has no modem lines
+
+
+@pytest.fixture(scope="module")
+def booted(rom_dir):
+    machine = PC1360(roms=load(rom_dir))
+    assert machine.key_wait_ready(5)
+    machine.type_keys("Y")  # clear the blank card: RUN mode, empty program
+    assert machine.key_wait_ready()
+    return machine, machine.snapshot()
+
+
+@pytest.fixture
+def machine(booted):
+    machine, snap = booted
+    machine.restore(snap)
+    machine.sio.set_format(FrameFormat(1200), flow_control=True)  # time went back: a new line
+    machine.sio.host_ready = True
+    yield machine
+    machine.sio.disconnect()
+
+
+def screen(machine):
+    return [line.rstrip() for line in machine.screen_text()]
+
+
+def open_port(machine, settings):
+    """The line in the OPEN statement's format, then OPEN typed on the calculator (after
+    CLOSE if ER shows the port open: OPEN on an open port is ERROR 8)."""
+    machine.sio.set_format(FrameFormat(settings.baud, settings.bits, settings.parity,
+                                       settings.stop))
+    if machine.sio.latch & ER:
+        machine.type_keys("CLOSE{ENTER}")
+    machine.type_keys(settings.open_statement() + "{ENTER}")
+    assert machine.key_wait_ready()
+    assert "ERROR" not in " ".join(screen(machine)), screen(machine)
+
+
+def run_until(machine, done, seconds):
+    """Run in 50 ms steps until done() (checked before each step, so that what a
+    thread did just before it is pumped in by the step), at most `seconds` emulated."""
+    deadline = machine.cycles + seconds * CPU_HZ
+    while True:
+        finished = done()
+        machine.run_for(0.05)
+        if finished:
+            return
+        if machine.cycles >= deadline:
+            pytest.fail(f"not done after {seconds} s; the screen shows {screen(machine)}")
+
+
+def program(machine):
+    return bytes(machine.mem[machine.peek_word(START_PTR) + 1:machine.peek_word(END_PTR)])
+
+
+def in_thread(work):
+    result = {}
+
+    def run():
+        try:
+            result["value"] = work()
+        except Exception as exc:  # noqa: BLE001 - handed to the test thread
+            result["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, result
+
+
+def load_over_pty(machine, source, settings=PTY):
+    """LOAD on the calculator while transfer.send writes `source` into the pty; returns
+    the emulated seconds from LOAD to the prompt."""
+    link = PtyLink()
+    machine.sio.connect(link)
+    open_port(machine, settings)
+    machine.type_keys("LOAD{ENTER}")
+    start = machine.cycles
+    chunks = transfer.wire_chunks(
+        transfer.listing_lines(parse_program(source).lines, settings), settings)
+
+    def send():
+        with transfer.open_port(link.path, settings, WALL_TIMEOUT) as port:
+            return transfer.send(port, chunks, settings, timeout=WALL_TIMEOUT)
+
+    thread, result = in_thread(send)
+    run_until(machine, lambda: not thread.is_alive() and not machine.sio.pending, 300)
+    assert machine.key_wait_ready()
+    assert result.get("value") == sum(map(len, chunks)), result
+    assert machine.sio.errors == []
+    return (machine.cycles - start) / CPU_HZ
+
+
+def save_over_pty(machine, settings=PTY):
+    """SAVE on the calculator into transfer.receive on the pty: the listing text."""
+    link = PtyLink()
+    machine.sio.connect(link)
+    opened = threading.Event()
+
+    def receive():
+        with transfer.open_port(link.path, settings, WALL_TIMEOUT) as port:
+            opened.set()  # opening flushes the input: SAVE may start only now
+            data, ended = transfer.receive(port, settings, timeout=WALL_TIMEOUT, idle=5)
+        return transfer.parse_received(data, ended)
+
+    thread, result = in_thread(receive)
+    assert opened.wait(WALL_TIMEOUT)
+    open_port(machine, settings)
+    machine.type_keys("SAVE{ENTER}")
+    run_until(machine, lambda: not thread.is_alive(), 300)
+    assert "error" not in result, result
+    text, parsed = result["value"]
+    return text, parsed
+
+
+@pytest.mark.parametrize("baud, accepted", [(300, True), (600, True), (1200, True),
+                                            (150, False), (2400, False), (9600, False)])
+def test_open_takes_300_600_and_1200_baud(machine, baud, accepted):
+    machine.type_keys(f'OPEN "{baud},N,8,1,A,L,&1A"{{ENTER}}')
+    assert machine.key_wait_ready()
+    assert ("ERROR 1" not in screen(machine)) == accepted, screen(machine)
+
+
+def test_open_raises_er_on_0x3800_bit_1(machine):
+    open_port(machine, PTY)
+    assert machine.sio.latch & 0x0E == ER  # RR and RS stay low until LOAD / SAVE
+
+
+def test_load_from_transfer_send_over_a_pty_stores_the_tokenized_program(machine):
+    load_over_pty(machine, SMALL)
+    assert program(machine) == tokenize(SMALL)
+
+
+@pytest.mark.parametrize("baud", [300, 600])
+def test_load_at_the_lower_rates(machine, baud):
+    load_over_pty(machine, SMALL, transfer.Settings(baud=baud, handshake="none"))
+    assert program(machine) == tokenize(SMALL)
+
+
+def test_load_waits_for_cd_before_it_raises_rr(machine):
+    open_port(machine, PTY)
+    machine.sio.host_ready = False  # CS and CD low: no carrier
+    machine.type_keys("LOAD{ENTER}")
+    wire = b"".join(transfer.wire_chunks(
+        transfer.listing_lines(parse_program(SMALL).lines, PTY), PTY))
+    machine.sio.send(wire)
+    machine.run_for(0.5)
+    assert not machine.sio.latch & RR and machine.sio.pending == len(wire)
+    machine.sio.host_ready = True
+    run_until(machine, lambda: not machine.sio.pending, 30)
+    assert machine.key_wait_ready()
+    assert program(machine) == tokenize(SMALL)
+
+
+def test_save_into_transfer_receive_over_a_pty_lists_the_same_program(machine):
+    machine.load_program(tokenize(SMALL))
+    text, parsed = save_over_pty(machine)
+    assert text.startswith('10 PRINT "HI": GOTO 10\n')
+    assert parsed.image == tokenize(text) == tokenize(SMALL)
+
+
+def test_save_with_seven_bits_odd_parity_two_stops_at_300_baud(machine):
+    machine.load_program(tokenize(SMALL))
+    settings = transfer.Settings(baud=300, parity="O", bits=7, stop=2, eol="C",
+                                 handshake="none")
+    _, parsed = save_over_pty(machine, settings)
+    assert parsed.image == tokenize(SMALL)
+
+
+def test_kniffel_both_ways_over_a_pty(machine):
+    if not KNIFFEL.is_file():
+        pytest.skip("basic_src/kniffel.bas not present")
+    source = KNIFFEL.read_bytes()
+    started = time.monotonic()
+    seconds = load_over_pty(machine, source)
+    assert program(machine) == tokenize(source)
+    # 3.9 KB at 1200 baud is 33 s on the line; LOAD storing the lines adds about a third
+    assert seconds < 60, seconds
+    _, parsed = save_over_pty(machine)
+    assert parsed.image == tokenize(source)
+    assert time.monotonic() - started < WALL_TIMEOUT

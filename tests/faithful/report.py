@@ -1,0 +1,121 @@
+"""Run every faithfulness case on the built-in engine and summarise (no pytest needed).
+
+    python tests/faithful/report.py                  # summary: cases, passing, known failures
+    python tests/faithful/report.py -v               # and the first difference of each failure
+    python tests/faithful/report.py --update-known   # rewrite known_failures.txt from this run
+    python tests/faithful/report.py --corpus         # also the corpus runs (needs the ROM)
+
+known_failures.txt keeps the reason already written for a case that still fails; a new
+failure gets the first difference as its reason; a case that passes is dropped.
+"""
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import faithful_harness as harness  # noqa: E402
+
+HEADER = """\
+# Faithfulness cases the built-in engine does not pass yet: `NAME  reason`, one a line.
+# test_faithful.py reports these as xfail(strict=True): a case that starts to pass fails
+# the run until its line is removed here. Regenerate from a real run with
+#     python tests/faithful/report.py --update-known
+# (reasons already written are kept; a new entry gets the first difference seen).
+"""
+
+
+def first_difference(expected, observed, machine):
+    """A one-line reason: where the first step differs and how."""
+    errors = getattr(machine.engine, "internal_errors", None)
+    if errors:
+        return f"internal error {errors[0][:60]}"
+    if len(expected) != len(observed):
+        return f"{len(observed)} steps, {len(expected)} expected"
+    for i, (exp, act) in enumerate(zip(expected, observed)):
+        if exp["symbols"] != act["symbols"]:
+            return f"step {i}: symbols {act['symbols']}, firmware {exp['symbols']}"
+        if not harness.screens_match(exp, act):
+            for row, (e, a) in enumerate(zip(exp["text"], act["text"])):
+                if e != a:
+                    return f"step {i} row {row}: {a.strip()!r}, firmware {e.strip()!r}"
+            if bool(exp["blink"]) != bool(act["blink"]):
+                return f"step {i}: " + ("no blinking cursor" if exp["blink"] else "blinks, firmware does not")
+            return f"step {i}: pixels differ (same text)"
+    return "passes"
+
+
+def run(names, corpus=False, verbose=False):
+    results = {}
+    for name in names:
+        if name.startswith(harness.CORPUS_PREFIX):
+            case = harness.load_corpus_case(name)
+            expected = harness.run_case(case, "firmware")
+        else:
+            case = harness.load_case(harness.CASES_DIR / f"{name}.toml")
+            reference = harness.read_reference(name)
+            if reference is None or reference["case_digest"] != case.digest():
+                results[name] = "no current reference"
+                continue
+            expected = reference["steps"]
+        try:
+            observed, machine = harness.run_case(case, "builtin", keep_machine=True)
+        except Exception as exc:  # noqa: BLE001 - reported, not hidden
+            results[name] = f"harness error {exc!r:.60}"
+            continue
+        problems = harness.compare(expected, observed)
+        if getattr(machine.engine, "internal_errors", None):
+            problems.append("internal errors")
+        results[name] = first_difference(expected, observed, machine) if problems else None
+        if verbose and problems:
+            print(f"FAIL {name}: {results[name]}")
+    return results
+
+
+def write_known(results, known):
+    lines = [HEADER]
+    for name in sorted(results):
+        reason = results[name]
+        if reason is None:
+            continue
+        lines.append(f"{name}  {known.get(name) or reason}")
+    harness.KNOWN_FAILURES.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--update-known", action="store_true")
+    parser.add_argument("--corpus", action="store_true")
+    args = parser.parse_args(argv)
+    names = harness.case_names()
+    if args.corpus:
+        names += list(harness.corpus_entries())
+    start = time.perf_counter()
+    results = run(names, args.corpus, args.verbose)
+    wall = time.perf_counter() - start
+    known = harness.read_known_failures()
+    passing = sorted(n for n, r in results.items() if r is None)
+    failing = sorted(n for n, r in results.items() if r is not None)
+    newly_passing = [n for n in passing if n in known]
+    new_failures = [n for n in failing if n not in known]
+    print(f"{len(results)} cases, {len(passing)} pass on the built-in engine, "
+          f"{len(failing)} fail ({len(failing) - len(new_failures)} known), {wall:.1f} s")
+    if newly_passing:
+        print("now passing (remove from known_failures.txt):", " ".join(newly_passing))
+    if new_failures:
+        print("failing and not listed:", " ".join(new_failures))
+    if args.update_known:
+        if not args.corpus:   # keep the corpus entries of a run that did not check them
+            for name, reason in known.items():
+                if name.startswith(harness.CORPUS_PREFIX):
+                    results.setdefault(name, reason)
+        write_known(results, known)
+        print(f"wrote {harness.KNOWN_FAILURES}")
+
+
+if __name__ == "__main__":
+    main()
