@@ -27,8 +27,11 @@ class CardFileError(Exception):
     """A card file that does not fit the request (for example another card size)."""
 
 
-def default_path(card_kb, slot=1):
-    return Path(platformdirs.user_data_dir("pc1360")) / f"card-s{slot}-{card_kb}k.bin"
+def default_path(card_kb, slot=1, engine="firmware"):
+    # One file per engine: a card the built-in engine wrote lacks the firmware's work
+    # areas, and the firmware would answer it with the CLEAR question.
+    suffix = "" if engine == "firmware" else f"-{engine}"
+    return Path(platformdirs.user_data_dir("pc1360")) / f"card-s{slot}-{card_kb}k{suffix}.bin"
 
 
 def encode(card, state=None):

@@ -1,5 +1,6 @@
 """`pc1360 rom verify|install` and `pc1360 run`: the emulated machine from the command line."""
 
+import importlib.resources
 import os
 import sys
 from pathlib import Path
@@ -28,6 +29,9 @@ def register(subparsers):
 
     run = subparsers.add_parser("run", help="run the emulated PC-1360")
     run.add_argument("--rom", type=Path, help=f"ROM directory (default: {romset.user_rom_dir()})")
+    run.add_argument("--engine", choices=("firmware", "builtin"),
+                     help="firmware: the real ROM (default when --rom is given or a set is installed); "
+                          "builtin: the project's own BASIC, no ROM needed")
     run.add_argument("--card", type=int, choices=(8, 16, 32), default=32, help="RAM card size in KB (default 32)")
     run.add_argument("--card-file", type=Path, help="file that keeps the card's contents between runs")
     run.add_argument("--load", type=Path, help="program to put on the card: .bas .img .ram .tap .wav")
@@ -38,6 +42,9 @@ def register(subparsers):
     run.add_argument("--screen", action="store_true", help="print the LCD as 4 lines of 24 characters")
     run.add_argument("--screenshot", type=Path, help="write the LCD to a PNG file")
     run.add_argument("--turbo", action="store_true", help="window: run as fast as possible, not in real time")
+    run.add_argument("--zoom", type=int, choices=range(1, 9), metavar="1-8", help="window: integer zoom")
+    run.add_argument("--contrast", type=int, choices=range(10), metavar="0-9", help="window: LCD contrast")
+    run.add_argument("--mute", action="store_true", help="window: no sound")
     run.set_defaults(handler=cmd_run)
 
 
@@ -62,17 +69,26 @@ def cmd_rom_install(args):
     return 0
 
 
-def _build_machine(args):
+def choose_engine(args):
+    """The firmware engine when a ROM set is given or installed, else the built-in one."""
+    if args.engine:
+        return args.engine
+    if args.rom or romset.user_rom_dir().is_dir():
+        return "firmware"
+    return "builtin"
+
+
+def _build_machine(args, engine):
     from emulator.machine import PC1360
 
-    path = args.card_file or cardfile.default_path(args.card)
+    path = args.card_file or cardfile.default_path(args.card, engine=engine)
     store = cardfile.CardStore(path, args.card)
     try:
         data, state = store.load()
     except cardfile.CardFileError as exc:
         raise UsageError(str(exc)) from None
     try:
-        machine = PC1360(card_kb=args.card, rom_dir=args.rom, card_data=data)
+        machine = PC1360(engine=engine, card_kb=args.card, rom_dir=args.rom, card_data=data)
     except romset.RomError as exc:
         raise UsageError(f"{exc}\n(install a ROM set with: pc1360 rom install DIR)") from None
     for message in store.messages:
@@ -123,11 +139,17 @@ def cmd_run(args):
         parse_keys(args.keys)
     except KeyScriptError as exc:
         raise UsageError(f"--keys: {exc}") from None
-    machine = _build_machine(args)
+    engine = choose_engine(args)
+    machine = _build_machine(args, engine)
+    first_start = not machine.card_store.path.exists()
     try:
         if args.load:
             _boot(machine)
             _load(machine, args.load)
+        elif first_start and not args.headless:
+            # A new card comes with Kniffel on it, so DEF K starts the game at once.
+            _boot(machine)
+            _load(machine, importlib.resources.files("basic_src") / "kniffel.bas")
         if not args.headless:
             return _run_window(machine, args)
         machine.type_keys(args.keys)

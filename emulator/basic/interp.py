@@ -186,15 +186,19 @@ class Interpreter(Expressions):
         return cost + self.cost
 
     def assignment(self):
-        """`[LET] var = expression`."""
-        if self.peek() not in range(0x41, 0x5B):
-            raise BasicError(SYNTAX)
-        ref = self.variable(create=True)
-        self.expect(0x3D)
-        value = self.expression()
-        if isinstance(value, bytes) != (ref[2] != 0):
-            raise BasicError(OTHER)
-        self.vars.store(ref, value)
+        """`[LET] var = expression [, var = expression ...]` (programs written for
+        the PC-1360 use `E=0,W=0`)."""
+        while True:
+            if self.peek() not in range(0x41, 0x5B):
+                raise BasicError(SYNTAX)
+            ref = self.variable(create=True)
+            self.expect(0x3D)
+            value = self.expression()
+            if isinstance(value, bytes) != (ref[2] != 0):
+                raise BasicError(OTHER)
+            self.vars.store(ref, value)
+            if not self.accept(0x2C):
+                return
 
     # ------------------------------------------------------------ jumps
 

@@ -166,9 +166,17 @@ def stmt_cursor(it):
     if it.at_end():
         it.cursor = None
         return
-    col = it.integer(0, COLS - 1)
-    it.expect(0x2C)
-    row = it.integer(0, ROWS - 1)
+    first = it.integer(-32768, 65535)
+    if it.accept(0x2C):
+        col, row = first, it.integer(0, ROWS - 1)
+        if not 0 <= col < COLS:
+            raise BasicError(ILLEGAL)
+    else:
+        # CURSOR n: the n-th of the 96 cells, row by row (as the firmware places
+        # CURSOR 10 at column 10 of the top line)
+        if not 0 <= first < COLS * ROWS:
+            raise BasicError(ILLEGAL)
+        row, col = divmod(first, COLS)
     it.cursor = (col, row)
     it.mem[TEXT_CURSOR] = col
     it.mem[TEXT_CURSOR + 1] = row

@@ -215,8 +215,9 @@ def test_run_consumes_the_cycles_it_is_given(booted):
 
 def test_plugs_into_the_machine_facade():
     from emulator.machine import PC1360
-    machine = PC1360(engine=BuiltinEngine)
+    machine = PC1360(engine="builtin")
     machine.type_keys("Y1+1{ENTER}")
+    machine.run_for(0.3)
     assert machine.screen_text()[2] == "2.".rjust(24)
     assert machine.symbols() == {"RUN"}
 

@@ -1,9 +1,11 @@
 """The serial transfer against the real PC-1360 firmware in the emulator.
 
-The machine's bus does not drive the SIO yet, so `Pocket` puts an emulator.serial_line
-SioPort on the bus instance here, the way the bus is meant to: OUTF -> SD, writes to the
-0x3800 latch -> ER/RR/RS, INB bits 5-7 <- RD/CS/CD. The host side then plays the PC:
-directly, or bridged to a pseudo-terminal on which `pc1360 send` / `receive` run.
+`Pocket` wires its own emulator.serial_line SioPort onto the bus instance (OUTF -> SD,
+writes to the 0x3800 latch -> ER/RR/RS, INB bits 5-7 <- RD/CS/CD), over whatever the
+machine wires itself, so that these tests pin the line model and the transfer tools
+against the firmware on their own. Its host calls use machine.cycles, which is exact
+between runs. The host side plays the PC: directly, or bridged to a pseudo-terminal on
+which `pc1360 send` / `receive` run.
 
 What the firmware showed (and these tests keep checking): after OPEN "1200,N,8,1,A,L,&1A"
 plain LOAD and SAVE use the SIO, while LOAD "COM:" and SAVE "COM:" are syntax errors
@@ -84,8 +86,7 @@ class Pocket:
         return self.port
 
     def run_until(self, done, seconds):
-        """Run in small steps until `done()`; host calls use machine.cycles, which is exact
-        between runs."""
+        """Run in small steps until `done()`."""
         machine = self.machine
         deadline = machine.cycles + seconds * CPU_HZ
         while not done():
