@@ -21,7 +21,11 @@ from pc1360.tokenizer import tokenize
 from .timers import CYCLES_PER_SECOND, Buzzer
 
 TEST_XIN = 0x80
-RECORD_RATE = tapesound.DEFAULT_RATE
+PLAY_RATE = tapesound.DEFAULT_RATE  # a tape record is played as the WAV we write for it
+# The square waves' edges fall on multiples of 32 cycles (1/8000 s), so 16 kHz (bin2wav's
+# rate too) renders them exactly, at a third of the cost of 48 kHz to decode.
+RECORD_RATE = 16_000
+SQUARE_MODES = (2, 3)  # Xout modes with a 2 kHz / 4 kHz wave; the others hold a level
 _HIGH, _LOW = 228, 28  # 8-bit samples of a recorded Xout level
 _WINDOW = 256  # samples per window in which the signal's middle is taken
 _HYSTERESIS = 0.25  # of the typical swing: noise around the middle is not an edge
@@ -79,7 +83,7 @@ def tape_edges(path):
 def record_edges(record):
     """Xin level changes for a tape record (pc1360.tape.encode_tap), by way of the WAV
     signal the pc1360 package writes for it."""
-    return signal_edges(tapesound.encode_samples(record, RECORD_RATE), RECORD_RATE)
+    return signal_edges(tapesound.encode_samples(record, PLAY_RATE), PLAY_RATE)
 
 
 class Recording:
@@ -94,19 +98,19 @@ class Recording:
         return (self.end - self.modes[0][0]) / CYCLES_PER_SECOND
 
     def samples(self, rate=RECORD_RATE):
-        """Unsigned 8-bit mono samples of Xout."""
+        """Unsigned 8-bit mono samples of Xout, one stretch of a steady mode at a time (a
+        long session is mostly silence)."""
         start = self.modes[0][0]
-        count = int((self.end - start) * rate / CYCLES_PER_SECOND)
-        out = bytearray(count)
-        index = 0
-        for number, (begin, mode) in enumerate(self.modes):
+        out = bytearray()
+        for number, (_, mode) in enumerate(self.modes):
             stop = self.modes[number + 1][0] if number + 1 < len(self.modes) else self.end
-            while index < count:
-                cycle = start + index * CYCLES_PER_SECOND // rate
-                if cycle >= stop:
-                    break
-                out[index] = _HIGH if Buzzer.level_at(mode, cycle) else _LOW
-                index += 1
+            first = len(out)
+            last = -(-(stop - start) * rate // CYCLES_PER_SECOND)  # first sample at or past stop
+            if mode in SQUARE_MODES:
+                cycles = (start + index * CYCLES_PER_SECOND // rate for index in range(first, last))
+                out += bytes(_HIGH if Buzzer.level_at(mode, cycle) else _LOW for cycle in cycles)
+            else:
+                out += bytes([_HIGH if Buzzer.level_at(mode, stop) else _LOW]) * (last - first)
         return bytes(out)
 
     def wav(self, rate=RECORD_RATE):

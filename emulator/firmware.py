@@ -9,6 +9,8 @@ FONT_BANK = 1  # the ROM's character font, which the LCD readout matches
 CPU_REGISTERS = ("p", "q", "r", "dp", "pc", "c", "z", "d", "cycles")
 _SAVED_REGISTERS = ("p", "q", "r", "d", "dp", "pc", "c", "z")
 _REGISTER_STRUCT = struct.Struct("<BBBBHHBB")
+CODE_FIXED = (0x0000, 0x2000)  # the internal ROM (memmap.REGIONS)
+CODE_WINDOW = (0x4000, 0x8000)  # the window onto ROM banks 0-7
 
 
 class FirmwareEngine:
@@ -22,13 +24,28 @@ class FirmwareEngine:
         self.cpu = SC61860(machine.mem, machine.bus)
         self.cpu.write_floor = machine.bus.write_floor
         self._run_start = self.cpu.cycles
+        self._track_rom_bank(machine.bus)
         machine.lcd.set_font(firmware_font(roms.banks[FONT_BANK]))
 
     def reset(self):
         self.cpu.reset()
         self._run_start = self.cpu.cycles
 
+    def _track_rom_bank(self, bus):
+        """The ROM is code that never changes, so the CPU may translate it into blocks: the
+        internal ROM for good, the bank window per bank (named on every switch)."""
+        cpu = self.cpu
+        cpu.set_code_regions(CODE_FIXED, CODE_WINDOW)
+        select_bank = bus.select_bank
+
+        def select_and_name(bank):
+            select_bank(bank)
+            cpu.code_bank = bus.bank
+        bus.select_bank = select_and_name
+
     def run(self, cycles):
+        if self.cpu.code_bank != self.machine.bus.bank:  # a restored state, or a reset
+            self.cpu.code_bank = self.machine.bus.bank
         self._run_start = self.cpu.cycles
         ran = self.cpu.run(cycles)
         # Between runs the machine's count is exact by itself: progress() must say 0 then,

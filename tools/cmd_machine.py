@@ -1,5 +1,6 @@
 """`pc1360 rom verify|install` and `pc1360 run`: the emulated machine from the command line."""
 
+import argparse
 import importlib.resources
 import os
 import sys
@@ -7,9 +8,12 @@ from pathlib import Path
 
 from emulator import card as cardfile
 from emulator import romset
+from emulator.fileio import write_atomic
 from emulator.keys import KeyScriptError
 from emulator.keys import parse as parse_keys
 from emulator.programs import load_file
+from emulator.serial_line import FrameFormat
+from emulator.sio import LinkError, open_link
 from tools.cli import UsageError
 
 DEFAULT_AFTER_KEYS = 2.0  # emulated seconds to run after the last key (headless)
@@ -45,6 +49,18 @@ def register(subparsers):
     run.add_argument("--zoom", type=int, choices=range(1, 9), metavar="1-8", help="window: integer zoom")
     run.add_argument("--contrast", type=int, choices=range(10), metavar="0-9", help="window: LCD contrast")
     run.add_argument("--mute", action="store_true", help="window: no sound")
+    run.add_argument("--serial", metavar="PORT",
+                     help="connect the 15-pin SIO: 'pty' (a pseudo-terminal, whose path is printed, "
+                          "for pc1360 send/receive or a terminal), or a pyserial URL such as "
+                          "socket://HOST:PORT")
+    run.add_argument("--serial-format", type=_frame_format, default=FrameFormat(),
+                     metavar="BAUD,PARITY,BITS,STOP",
+                     help="the line's format; it must match the OPEN statement (default 1200,N,8,1)")
+    run.add_argument("--tape", type=Path, metavar="FILE",
+                     help="tape for CLOAD, played when CLOAD starts: .wav .tap (.bas .img are put "
+                          "on tape first)")
+    run.add_argument("--tape-record", type=Path, metavar="FILE",
+                     help="record what CSAVE sends: a .wav file, or the tape record as .tap")
     run.set_defaults(handler=cmd_run)
 
 
@@ -143,6 +159,7 @@ def cmd_run(args):
     machine = _build_machine(args, engine)
     first_start = not machine.card_store.path.exists()
     try:
+        _connect(machine, args)
         if args.load:
             _boot(machine)
             _load(machine, args.load)
@@ -162,10 +179,60 @@ def cmd_run(args):
         print(f"emulated time: {machine.emulated_seconds:.3f} s", file=sys.stderr)
         return 0
     finally:
+        _disconnect(machine, args)
         try:
             machine.save_card()
         except OSError as exc:
             print(f"pc1360: could not save the RAM card to {machine.card_store.path}: {exc}", file=sys.stderr)
+
+
+def _frame_format(text):
+    """"1200,N,8,1" (the first four fields of OPEN) -> FrameFormat."""
+    fields = text.upper().split(",")
+    try:
+        baud, parity, bits, stop = fields
+        return FrameFormat(int(baud), int(bits), parity, int(stop))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{text!r} is not BAUD,PARITY,BITS,STOP ({exc})") from None
+
+
+def _connect(machine, args):
+    """--serial, --tape, --tape-record: plug in the host link and the recorder."""
+    if args.serial:
+        try:
+            link = open_link(args.serial, args.serial_format)
+        except LinkError as exc:
+            raise UsageError(f"--serial: {exc}") from None
+        machine.sio.set_format(args.serial_format)
+        machine.sio.connect(link)
+        print(f"pc1360: 15-pin serial port on {link.path}", file=sys.stderr)
+    if args.tape:
+        try:
+            machine.cassette.insert_file(args.tape)
+        except (ValueError, OSError) as exc:
+            raise UsageError(f"--tape {args.tape}: {exc}") from None
+    if args.tape_record:
+        machine.cassette.record()
+
+
+def _disconnect(machine, args):
+    if machine.sio.link_error:
+        print(f"pc1360: serial link dropped: {machine.sio.link_error}", file=sys.stderr)
+    machine.sio.disconnect()
+    recording = machine.cassette.stop()
+    if recording is None:
+        return
+    if args.tape_record.suffix.lower() == ".tap":
+        content = recording.record()
+        if not content:
+            print(f"pc1360: nothing was recorded; {args.tape_record} not written", file=sys.stderr)
+            return
+    else:
+        content = recording.wav()
+    try:
+        write_atomic(args.tape_record, content)
+    except OSError as exc:
+        print(f"pc1360: could not write {args.tape_record}: {exc.strerror or exc}", file=sys.stderr)
 
 
 def _run_window(machine, args):

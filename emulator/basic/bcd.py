@@ -375,13 +375,14 @@ def acs(a, mode):
 
 # ---------------------------------------------------------------- text
 
-# The sign shown before a positive exponent in E notation; the firmware showed only
-# negative ones (`3.333333333E-01`), so the blank here is an assumption.
+# The sign shown before a positive exponent in E notation: a blank (`1.E 10`, as the
+# firmware engine shows 1E10).
 EXP_PLUS = " "
 
 
 def format_number(value):
-    """The number as the firmware displays it: `2.`, `0.5`, `3.333333333E-01`.
+    """The number as the firmware displays it: `2.`, `0.5`, `3.333333333E-01`,
+    `0.000000001`, `1.23456789E 25`.
 
     Fixed notation is used while the digits shown (a leading `0` included for values
     below 1) fit the 10-digit field; integers end in `.`. Otherwise E notation with
@@ -402,8 +403,8 @@ def format_number(value):
 
 
 def str_number(value):
-    """STR$ and string concatenation form: the display form without a trailing `.`
-    (assumed; to be checked against the firmware)."""
+    """STR$: the display form without a trailing `.` (the firmware engine gives `2`
+    for STR$ 2 and `1.E 10` for STR$ 1E10)."""
     text = format_number(value)
     return text[:-1] if text.endswith(".") else text
 

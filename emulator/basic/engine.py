@@ -19,7 +19,6 @@ firmware's does (checked by running the firmware engine on the same keys):
 import copy
 
 from pc1360.errors import FormatError
-from pc1360.keywords import BY_NAME
 from pc1360.listing import list_line
 from pc1360.program import Line
 from pc1360.tokenizer import tokenize_line
@@ -29,6 +28,7 @@ from .errors import OTHER, SYNTAX, BasicError
 from .input import InputMixin
 from .interp import STATEMENTS, Interpreter
 from .keycodes import CHARS, SHIFTED, inkey_code
+from .listview import ListMixin, has_colon, wrap_listing
 from .screen import COLS, ROWS, Screen
 from .states import DELAY, ENTER_WAIT, IDLE, INPUT, QUESTION, RUNNING
 from .tokens import CODES
@@ -36,6 +36,7 @@ from .typed import from_text, to_text, tokenize_body
 
 MAX_INPUT = 80              # the input buffer at 0xFD20 holds 80 characters
 ENTER_CYCLES = 66_000       # reading a typed line (measured on the firmware engine)
+TONE_CYCLES = 25_600        # a BEEP's tone (0.1 s, assumed)
 KEYWAIT_STROBE = 0x3F       # what the firmware writes to 0x3E00 while it waits for keys
 STROBE_ADDR = 0x3E00
 CURSOR = 0x5F               # the firmware's cursor reads as `_`
@@ -46,11 +47,11 @@ PROGRAM_ONLY = frozenset(CODES[name] for name in (
     "PRINT", "CLS", "PAUSE", "CURSOR", "GCURSOR", "IF", "FOR", "NEXT", "READ", "DATA",
     "RESTORE", "GOSUB", "RETURN", "END", "STOP", "REM", "LET", "ON", "AREAD", "INPUT"))
 STATEMENT_CODES = frozenset(STATEMENTS)
-KEYWORD_NAMES = frozenset(name.encode("ascii") for name in BY_NAME)
-_WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ$")
+
 # state() keeps these attributes of the engine, the interpreter and the screen.
 ENGINE_STATE = ("state", "mode", "line", "input_row", "last_result", "shift", "sml",
-                "def_key", "prev_keys", "delay_left", "entering", "input_items", "input_prompt",
+                "def_key", "prev_keys", "delay_left", "entering", "tones", "input_items",
+                "input_prompt",
                 "input_keep", "clock", "list_addr")
 INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_pos",
                 "running", "pending", "jumped", "stopped_at", "angle", "wait", "using",
@@ -58,55 +59,7 @@ INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_po
 SCREEN_STATE = ("row", "col", "done")
 
 
-def has_colon(body):
-    """True if a tokenized line has a `:` outside strings (RUN and PRO mode refuse
-    such typed lines with ERROR 1)."""
-    in_string = False
-    skip = 0
-    for byte in body:
-        if skip:
-            skip -= 1
-        elif byte == 0x22:
-            in_string = not in_string
-        elif in_string:
-            continue
-        elif byte == 0x1F:
-            skip = 2
-        elif byte == 0xFE:
-            skip = 1
-        elif byte == 0x3A:
-            return True
-    return False
-
-
-def wrap_listing(text, indent):
-    """A listed line as display rows: 24 characters, then rows indented by `indent`
-    (the width of `10:`); a keyword that would be cut moves whole to the next row,
-    dropping the blank before it (the firmware shows `20:INPUT A: WAIT 0:` /
-    `   PRINT A*2`)."""
-    rows = []
-    width = COLS
-    while len(text) > width:
-        cut = width
-        start = cut
-        while start > 0 and text[start - 1] in _WORD:
-            start -= 1
-        end = cut
-        while end < len(text) and text[end] in _WORD:
-            end += 1
-        if 0 < start < cut < end and text[start:end] in KEYWORD_NAMES:
-            cut = start
-        rows.append(text[:cut])
-        text = text[cut:]
-        if cut != width and text.startswith(b" "):
-            text = text[1:]
-        text = b" " * indent + text
-        width = COLS
-    rows.append(text)
-    return rows
-
-
-class BuiltinEngine(InputMixin):
+class BuiltinEngine(InputMixin, ListMixin):
     name = "builtin"
 
     def __init__(self, machine):
@@ -135,6 +88,7 @@ class BuiltinEngine(InputMixin):
         self.prev_keys = frozenset(self.machine.keyboard.pressed)
         self.delay_left = 0
         self.entering = False          # the DELAY is ENTER's: the typed line runs after it
+        self.tones = []                # BEEP: the delay_left values at which tones start
         self.input_items = []
         self.input_prompt = b""
         self.input_keep = True
@@ -171,6 +125,8 @@ class BuiltinEngine(InputMixin):
                 used += self._execute(cycles - used)
             elif state == DELAY:
                 step = min(self.delay_left, cycles - used)
+                if self.tones:
+                    step = min(step, self._sound(used))
                 self.delay_left -= step
                 used += step
                 if self.delay_left <= 0:
@@ -578,6 +534,9 @@ class BuiltinEngine(InputMixin):
         elif kind == "beep":
             self.delay_left = pending[4]
             self.state = DELAY
+            # a tone at the start of each beep's time (its length is assumed)
+            self.tones = [pending[4] - start
+                          for start in range(0, pending[4], output.BEEP_CYCLES)][:pending[1]]
         elif kind == "input":
             self.input_items = list(pending[1])
             self._ask()
@@ -585,6 +544,24 @@ class BuiltinEngine(InputMixin):
             self._stop_with(b"BREAK", keep_position=False)
         elif kind == "list":
             self._list(pending[1])
+
+    def _sound(self, used):
+        """Drive the machine's buzzer through a BEEP: 4 kHz (Xout mode 3) for
+        TONE_CYCLES from each time left in `tones`; returns the cycles until the next
+        change so DELAY stops there."""
+        buzzer = getattr(self.machine, "buzzer", None)
+        now = getattr(self.machine, "cycles", self.clock) + used
+        left = self.delay_left
+        tone_on = any(start >= left > start - TONE_CYCLES for start in self.tones)
+        if buzzer is not None:
+            buzzer.set_mode(now, 3 if tone_on else 0)
+        if left <= self.tones[-1] - TONE_CYCLES:
+            self.tones = []
+            return left
+        edges = [left - (start - TONE_CYCLES) for start in self.tones
+                 if start - TONE_CYCLES < left]
+        edges += [left - start for start in self.tones if start < left]
+        return max(1, min(edges))
 
     def _stop_with(self, word, keep_position):
         """BRK or STOP: `BREAK IN line` (`BREAK` for an immediate line); CONT goes on."""
@@ -605,45 +582,3 @@ class BuiltinEngine(InputMixin):
         self.line.clear()
         self.last_result = None
         self._message(b"ERROR %d IN %d" % (code, line) if line else b"ERROR %d" % code)
-
-    # ------------------------------------------------------------ LIST
-
-    def _listing(self, addr):
-        mem = self.mem
-        number = mem[addr] << 8 | mem[addr + 1]
-        body = bytes(mem[addr + 3:addr + 2 + mem[addr + 2]])
-        return from_text(list_line(Line(number, body)))
-
-    def _list(self, number):
-        addr = self.interp.program.first_from(number)
-        self.state = IDLE
-        if addr is None:
-            self._prompt()
-            return
-        self._show_listing(addr)
-
-    def _show_listing(self, addr):
-        """LIST: the screen filled with lines from the one at `addr` on."""
-        screen = self.screen
-        screen.clear()
-        row = 0
-        for number, line_addr in self.interp.program.lines():
-            if line_addr < addr:
-                continue
-            if row >= ROWS:
-                break
-            for chunk in wrap_listing(self._listing(line_addr), len(str(number)) + 1):
-                if row < ROWS:
-                    screen.show_line(row, chunk)
-                    row += 1
-        screen.row = min(row, ROWS) - 1
-        screen.end_line()
-        self.list_addr = addr
-        self.input_row = None
-
-    def _list_step(self, direction):
-        addrs = [addr for _n, addr in self.interp.program.lines()]
-        if self.list_addr in addrs:
-            index = addrs.index(self.list_addr) + direction
-            if 0 <= index < len(addrs):
-                self._show_listing(addrs[index])

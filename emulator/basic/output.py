@@ -1,9 +1,12 @@
 """Statement handlers for the display, graphics, sound and input.
 
-PRINT as the firmware engine showed it: a lone number is right-aligned (`5.`); `;`
+PRINT as the firmware engine shows it: a lone number is right-aligned (`5.`); `;`
 joins items (`AB5.C`); `,` splits the line in two 12-character halves, a number alone
-in its half right-aligned (`AB          5.`, `         -5.X`); a trailing `;` keeps the line open for the next PRINT. Each PRINT
-uses the next line and scrolls at the bottom. With no WAIT, PRINT waits for ENTER.
+in its half right-aligned (`AB          5.`, `         -5.X`). Each PRINT starts a new
+line (the top one right after CLS), scrolling at the bottom; after `PRINT "A";` the
+next PRINT goes on in the same line. With no WAIT, every PRINT waits for ENTER.
+After CURSOR x,y (or CURSOR n, the n-th of the 96 cells) PRINT writes there without
+clearing the line. USING: `#` digit places, `.` the point, `&` string places.
 """
 
 from decimal import ROUND_HALF_UP, Decimal
@@ -18,11 +21,14 @@ from .tokens import CODES
 WAIT_UNIT = 4345            # WAIT n shows for n units: 4345 cycles each on the firmware
                             # engine (about 1/59 s, not the 1/64 s of the notes)
 # Measured on the firmware engine: PAUSE shows for about 0.96 s; BEEP 1 takes 93,800
-# cycles and every further beep 105,350; a PRINT that scrolls the display 30,000 more.
+# cycles and every further beep 105,350; PRINT takes 12,400 cycles, 390 more for each
+# character and 27,000 more when it scrolls the display; LINE 600 for each dot.
 PAUSE_CYCLES = 246_800
 FIRST_BEEP_CYCLES = 93_800
 BEEP_CYCLES = 105_350
-SCROLL_CYCLES = 30_000
+SCROLL_CYCLES = 27_000
+PRINT_CHAR_CYCLES = 390     # each character a PRINT shows
+LINE_DOT_CYCLES = 600       # each dot LINE draws
 HALF = COLS // 2
 TEXT_CURSOR = 0xFD09        # CURSOR x, y (basic_language.md §1.7)
 GRAPHIC_CURSOR = 0xFEE8     # GCURSOR x, y as 16-bit words
@@ -33,8 +39,8 @@ _USING = CODES["USING"]
 # ---------------------------------------------------------------- PRINT
 
 def format_using(fmt, value):
-    """PRINT USING: `#` digit places, `.` the point, `&` string places (assumed
-    rules: a number that does not fit is ERROR 7)."""
+    """PRINT USING: `#` digit places, `.` the point, `&` string places; a number
+    that does not fit is ERROR 7 (`###` for 1234, as on the firmware engine)."""
     if isinstance(value, bytes):
         width = fmt.count(b"&") or len(value)
         return value[:width].ljust(width)
@@ -110,6 +116,7 @@ def show(it, text, open_end):
         else:
             it.cursor = None
         return
+    it.cost += len(text) * PRINT_CHAR_CYCLES
     if screen.col == 0:
         scrolls = screen.scrolls
         screen.begin_line()
@@ -130,7 +137,7 @@ def display_wait(it):
         it.pending = ("delay", it.wait * WAIT_UNIT)
 
 
-@statement("PRINT", cost=11000)
+@statement("PRINT", cost=12400)
 def stmt_print(it):
     segments, open_end = print_fields(it)
     show(it, layout(segments), open_end)
@@ -138,7 +145,7 @@ def stmt_print(it):
     display_wait(it)
 
 
-@statement("PAUSE", cost=11000)
+@statement("PAUSE", cost=12400)
 def stmt_pause(it):
     segments, open_end = print_fields(it)
     show(it, layout(segments), open_end)
@@ -161,7 +168,7 @@ def stmt_cls(it):
     it.cursor = None
 
 
-@statement("CURSOR", cost=1500)
+@statement("CURSOR", cost=6800)
 def stmt_cursor(it):
     if it.at_end():
         it.cursor = None
@@ -219,7 +226,7 @@ def set_word(mem, addr, value):
     mem[addr + 1] = (value >> 8) & 0xFF
 
 
-@statement("GCURSOR", cost=2000)
+@statement("GCURSOR", cost=6750)
 def stmt_gcursor(it):
     if it.peek() == 0x28:
         x, y = point(it)
@@ -232,11 +239,11 @@ def stmt_gcursor(it):
     set_word(it.mem, GRAPHIC_CURSOR + 2, y)
 
 
-@statement("GPRINT", cost=4000)
+@statement("GPRINT", cost=2900)
 def stmt_gprint(it):
-    """Columns of 8 dots at the graphics cursor, whose y is the column's lowest dot
-    (assumed). A number is one column; a string is hex pairs, one column each; `,`
-    leaves a blank column between items (assumed, as on the PC-1500)."""
+    """Columns of 8 dots at the graphics cursor, whose y is the column's lowest dot;
+    a number is one column, a string hex pairs, one column each; `;` joins, `,`
+    leaves a blank column (all as the firmware engine draws them)."""
     x, y = it.gcursor
     while not it.at_end():
         value = it.expression()
@@ -257,7 +264,7 @@ def stmt_gprint(it):
     set_word(it.mem, GRAPHIC_CURSOR, x)
 
 
-@statement("PSET", cost=3000)
+@statement("PSET", cost=7500)
 def stmt_pset(it):
     x, y = point(it)
     mode = 1
@@ -268,7 +275,7 @@ def stmt_pset(it):
     it.screen.set_dot(x, y, mode)
 
 
-@statement("PRESET", cost=3000)
+@statement("PRESET", cost=7500)
 def stmt_preset(it):
     x, y = point(it)
     it.screen.set_dot(x, y, 0)
@@ -304,7 +311,7 @@ def _toward_start(num, den):
     return sign * ((2 * abs(num) + den - 1) // (2 * den))
 
 
-@statement("LINE", cost=8000)
+@statement("LINE", cost=10000)
 def stmt_line(it):
     """LINE [(x1,y1)]-(x2,y2)[,S|R|X][,pattern][,B|BF]."""
     start = point(it) if it.peek() == 0x28 else it.line_end
@@ -342,14 +349,16 @@ def stmt_line(it):
         count = 0           # the pattern runs on from row to row
         for y in range(min(y1, y2), max(y1, y2) + 1):
             count = draw_line(screen, x1, y, x2, y, mode, pattern, count)
+        count //= 3                 # a fill is cheaper per dot (estimate)
     elif box == "B":
         count = draw_line(screen, x1, y1, x2, y1, mode, pattern, 0)
         count = draw_line(screen, x2, y1, x2, y2, mode, pattern, count, skip_first=True)
         count = draw_line(screen, x2, y2, x1, y2, mode, pattern, count, skip_first=True)
-        draw_line(screen, x1, y2, x1, y1, mode, pattern, count, skip_first=True,
-                  skip_last=True)
+        count = draw_line(screen, x1, y2, x1, y1, mode, pattern, count, skip_first=True,
+                          skip_last=True)
     else:
-        draw_line(screen, x1, y1, x2, y2, mode, pattern, 0)
+        count = draw_line(screen, x1, y1, x2, y2, mode, pattern, 0)
+    it.cost += count * LINE_DOT_CYCLES
     it.line_end = (x2, y2)
     set_word(it.mem, LINE_END, x2)
     set_word(it.mem, LINE_END + 2, y2)

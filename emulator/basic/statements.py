@@ -125,7 +125,7 @@ def stmt_data(it):
     it.skip_statement()
 
 
-@statement("READ", cost=3500)
+@statement("READ", cost=5600)
 def stmt_read(it):
     """READ var[,var...]: each DATA item is evaluated as an expression (an unquoted
     word is a variable, so READ A$ from `DATA ABC` is ERROR 9, as on the firmware)."""

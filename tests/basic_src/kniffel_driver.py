@@ -4,11 +4,11 @@ Used by test_kniffel_game.py. The program is tokenized with the project's tokeni
 an 8 KB card with PC1360.load_program and started with DEF K.
 
 How the driver knows the program is waiting for a key: the program reads keys only in its
-INKEY$ loops (lines 22, 52 and 64; the line before each first waits until no key is held).
-The firmware keeps a pointer into the BASIC line it is executing at 0xFEF2 (little-endian;
-found by experiment), so "ready" means the pointer is inside one of those lines. A key is
-pressed only then, held until the program has left the loop (it has read the key) and
-released. The INPUT prompts of the start are typed with the machine's own key driver
+INKEY$ loops (Y$=INKEY$: IF Y$="" GOTO <itself>; the line before each waits until no key
+is held). The firmware keeps a pointer into the BASIC line it is executing at 0xFEF2
+(little-endian; found by experiment), so "ready" means the pointer is inside one of those
+lines. A key is pressed only then, held until the program has left the loop (it has read
+the key) and released. The INPUT prompts of the start are typed with the machine's own key driver
 (PC1360.type_keys), which waits for the firmware's key-wait loop.
 
 Dice can be set for a test by poking the fixed variables A-E (the program keeps the five
@@ -28,12 +28,30 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "kniffel.bas"
 LINE_POINTER = 0xFEF2  # the firmware's pointer into the BASIC line being executed
 FIXED_A = 0xFA98  # fixed variable A; B is 8 bytes lower, ... (hardware.md, basic_language.md)
-KEY_LINES = (22, 52, 64)  # the INKEY$ loops: Y$=INKEY$: IF Y$="" GOTO <itself>
-FIRST_ROLL_SHOWN_LINE = 32  # line 31 has printed the first roll of a turn
-REROLL_SHOWN_LINE = 46  # line 45 has printed a new roll
-PROMPT_SHOWN_LINE = 63  # line 62 has printed the "?"
-TIMED_LINES = {"reroll": REROLL_SHOWN_LINE, "next_turn": FIRST_ROLL_SHOWN_LINE,
-               "prompt": PROMPT_SHOWN_LINE}
+
+
+def _source_lines():
+    rows = (text.split(" ", 1) for text in SOURCE.read_text(encoding="utf-8").splitlines())
+    return [(int(number), body) for number, body in rows]
+
+
+def _line_after(fragment):
+    """The number of the line that follows the one containing `fragment`: the program has
+    finished that line once the pointer is there."""
+    lines = _source_lines()
+    for (_, body), (following, _) in zip(lines, lines[1:]):
+        if fragment in body:
+            return following
+    raise LookupError(fragment)
+
+
+# Found in the source, so renumbering the program does not break the driver.
+KEY_LINES = tuple(n for n, body in _source_lines() if body.startswith('Y$=INKEY$'))
+TIMED_LINES = {
+    "reroll": _line_after('PRINT USING "##";A;B;C;D;E;S$;" W";W'),  # a new roll is shown
+    "next_turn": _line_after('PRINT USING "##";A;B;C;D;E;S$;" W 1'),  # a turn's first roll
+    "prompt": _line_after('PRINT "?"'),  # the "?" is shown
+}
 STEP = 0.005  # emulated seconds between looks at the machine
 
 
@@ -118,17 +136,20 @@ class Kniffel:
         return None
 
     def poke_number(self, letter, value):
-        """Set fixed variable `letter` to a small non-negative integer (0-9)."""
+        """Set fixed variable `letter` to a one-digit integer 1-9."""
         addr = FIXED_A - 8 * (ord(letter) - ord("A"))
         digits = [0] * 8
         digits[2] = value << 4
         for i, byte in enumerate(digits):
             self.m.poke(addr + i, byte)
 
-    def peek_number(self, letter):
+    def peek_digit(self, letter):
+        """Fixed variable `letter` if it holds a one-digit integer 1-9, else None."""
         addr = FIXED_A - 8 * (ord(letter) - ord("A"))
-        raw = bytes(self.m.peek(addr + i) for i in range(8))
-        return raw
+        raw = [self.m.peek(addr + i) for i in range(8)]
+        if raw[:2] == [0, 0] and raw[2] & 0x0F == 0 and not any(raw[3:]) and raw[2] >> 4:
+            return raw[2] >> 4
+        return None
 
     def poke_dice(self, dice):
         for letter, value in zip("ABCDE", dice):

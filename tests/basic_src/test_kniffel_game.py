@@ -176,6 +176,8 @@ def test_die_keys_no_correction_and_third_roll_asks_by_itself(game):
     k = game
     k.start(["XY"])
     screen = k.game_screen()
+    # the dice on the display are the fixed variables A-E (what the poking tests rely on)
+    assert tuple(k.peek_digit(letter) for letter in "ABCDE") == screen.dice
     k.key("2")
     assert k.beeped and k.game_screen().dice[1] is None
     k.key("2")  # again: acknowledged, still chosen (no correction)

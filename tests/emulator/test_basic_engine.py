@@ -375,6 +375,18 @@ def test_same_graphics_as_the_firmware(rom_dir):
         dots = []
         for machine in machines:
             machine.type_keys(f"{{CLS}}RUN {10 * (n + 1)}{{ENTER}}")
-            machine.run_for(1.0)
+            machine.run_for(2.0)
             dots.append(machine.pixels()[:16])
         assert any(map(any, dots[1])) and dots[0] == dots[1], src
+
+
+def test_beep_sounds_the_buzzer_and_takes_the_firmware_time():
+    from emulator.machine import PC1360
+    machine = PC1360(engine="builtin")
+    machine.type_keys("Y{MODE}10 BEEP 3:A=1{ENTER}{MODE}RUN{ENTER}")
+    start = machine.cycles
+    machine.run_for(2.0)
+    edges = machine.buzzer.take_transitions(machine.cycles)
+    assert len(edges) == 3 * 25_600 // 32      # three 0.1 s tones at 4 kHz: an edge per 32
+    assert edges[-1][0] - edges[0][0] < 2 * 105_350 + 25_600
+    assert machine.engine.internal_errors == [] and machine.cycles > start

@@ -15,12 +15,15 @@ from pathlib import Path
 
 import pytest
 
+from emulator import card
 from emulator.machine import PC1360
 from emulator.romset import load
 from emulator.serial_line import CPU_HZ, FrameFormat
 from emulator.sio import PtyLink
+from pc1360.ramcard import read_card
 from pc1360.tokenizer import parse_program, tokenize
-from tools import transfer
+from tools import cmd_machine, transfer
+from tools.cli import main
 
 pytestmark = [pytest.mark.rom, pytest.mark.slow]
 
@@ -209,3 +212,33 @@ def test_kniffel_both_ways_over_a_pty(machine):
     _, parsed = save_over_pty(machine)
     assert parsed.image == tokenize(source)
     assert time.monotonic() - started < WALL_TIMEOUT
+
+
+# --- pc1360 run --serial pty, with pc1360 send on the other end -------------------------
+
+def test_cli_run_with_a_serial_pty_loads_what_pc1360_send_sends(rom_dir, tmp_path, monkeypatch,
+                                                                 capsys):
+    source = tmp_path / "small.bas"
+    source.write_text(SMALL)
+    opened = {}
+    real_open_link = cmd_machine.open_link
+
+    def open_and_start_sending(spec, fmt):
+        link = real_open_link(spec, fmt)
+        # what a user does on seeing the printed path: run pc1360 send on it
+        opened["thread"], opened["result"] = in_thread(lambda: main(
+            ["send", str(source), "--port", link.path, "--handshake", "none", "--line-delay", "0",
+             "--timeout", str(WALL_TIMEOUT)]))
+        return link
+
+    monkeypatch.setattr(cmd_machine, "open_link", open_and_start_sending)
+    card_file = tmp_path / "card.bin"
+    keys = "Y" + PTY.open_statement() + "{ENTER}LOAD{ENTER}"
+    # the emulated LOAD waits for the bytes; 20 s is about a second of wall time
+    assert main(["run", "--rom", str(rom_dir), "--headless", "--card-file", str(card_file),
+                 "--serial", "pty", "--keys", keys, "--for", "20"]) == 0
+    opened["thread"].join(WALL_TIMEOUT)
+    assert opened["result"] == {"value": 0}, capsys.readouterr().err
+    assert "15-pin serial port on /dev/" in capsys.readouterr().err
+    data, _state, problem = card.decode(card_file.read_bytes())
+    assert problem is None and read_card(data) == tokenize(SMALL)
