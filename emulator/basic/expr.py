@@ -271,11 +271,12 @@ class Expressions:
     def _number_literal(self):
         mem = self.mem
         start = pos = self.pos
-        # A literal is parsed once per place in RAM; the cached bytes are compared so
-        # an edited or POKEd program is parsed afresh.
+        # A literal is parsed once per place in RAM; the cached bytes (with the three
+        # after it that decided where it ends) are compared, so an edited or POKEd
+        # program, or a new immediate line, is parsed afresh.
         self.cost += costs.LITERAL
         cached = self._literals.get(start)
-        if cached is not None and mem[start:cached[0]] == cached[1]:
+        if cached is not None and mem[start:cached[0] + 3] == cached[1]:
             self.pos = cached[0]
             return cached[2]
         while mem[pos] in _DIGITS:
@@ -299,7 +300,7 @@ class Expressions:
             raise BasicError(SYNTAX)
         if len(self._literals) > 4096:
             self._literals.clear()
-        self._literals[start] = (pos, raw, value)
+        self._literals[start] = (pos, bytes(mem[start:pos + 3]), value)
         return value
 
     def _hex_literal(self):

@@ -390,3 +390,9 @@ def test_beep_sounds_the_buzzer_and_takes_the_firmware_time():
     assert len(edges) == 3 * 25_600 // 32      # three 0.1 s tones at 4 kHz: an edge per 32
     assert edges[-1][0] - edges[0][0] < 2 * 105_350 + 25_600
     assert machine.engine.internal_errors == [] and machine.cycles > start
+
+
+def test_a_new_line_is_not_read_with_the_last_ones_numbers(booted):
+    machine, engine = booted
+    type_text(machine, engine, "1\n{CLS}1E10\n")
+    assert screen(engine)[1].strip() == "1.E 10"

@@ -71,13 +71,13 @@ def open_port(machine, settings):
 
 
 def run_until(machine, done, seconds):
-    """Run in 50 ms steps until done() (checked before each step, so that what a
-    thread did just before it is pumped in by the step), at most `seconds` emulated."""
+    """Run in 50 ms steps until done() holds before and after a step (the step pumps in
+    what a thread wrote just before it ended), at most `seconds` emulated."""
     deadline = machine.cycles + seconds * CPU_HZ
     while True:
-        finished = done()
+        before = done()
         machine.run_for(0.05)
-        if finished:
+        if before and done():
             return
         if machine.cycles >= deadline:
             pytest.fail(f"not done after {seconds} s; the screen shows {screen(machine)}")
