@@ -21,10 +21,11 @@ from pc1360.tokenizer import tokenize
 from .timers import CYCLES_PER_SECOND, Buzzer
 
 TEST_XIN = 0x80
-PLAY_RATE = tapesound.DEFAULT_RATE  # a tape record is played as the WAV we write for it
-# The square waves' edges fall on multiples of 32 cycles (1/8000 s), so 16 kHz (bin2wav's
-# rate too) renders them exactly, at a third of the cost of 48 kHz to decode.
-RECORD_RATE = 16_000
+# A tape record is played as the signal the pc1360 package writes for it, at 16 kHz
+# (bin2wav's rate): 4 and 8 samples a wave put its edges exactly 32 and 64 cycles apart,
+# at a third of the work of 48 kHz. Xout is recorded at that rate too: its square waves'
+# edges fall on multiples of 32 cycles, so 16 kHz renders them exactly.
+PLAY_RATE = RECORD_RATE = 16_000
 SQUARE_MODES = (2, 3)  # Xout modes with a 2 kHz / 4 kHz wave; the others hold a level
 _HIGH, _LOW = 228, 28  # 8-bit samples of a recorded Xout level
 _WINDOW = 256  # samples per window in which the signal's middle is taken
@@ -116,7 +117,7 @@ class Recording:
     def wav(self, rate=RECORD_RATE):
         return tapesound.wav_bytes(self.samples(rate), rate)
 
-    def record(self):
+    def tape_record(self):
         """The tape record bytes heard in the recording (b"" if none), as pc1360's WAV
         decoder reads them."""
         return tapesound.decode_samples(self.samples(), RECORD_RATE)
@@ -193,6 +194,8 @@ class Cassette:
             self._start = now
         position = now - self._start
         times = self._times
+        if not times or position > times[-1]:
+            return 0
         cursor = self._cursor
         if cursor and times[cursor - 1] > position:  # time went back (a restored snapshot)
             cursor = bisect.bisect_right(times, position)

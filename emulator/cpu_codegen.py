@@ -19,6 +19,7 @@ calls the bus: in a block, where fixed cycles are summed up, `cycles` is made ex
 around it. Generated functions are bound to the builder's cells with `bind`.
 """
 
+import ast
 import re
 import types
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ class Sem:
     selfcycles: bool = False
     block: str = "seq"
     call: bool = False  # a jump that pushes a return address (followed like a jump)
+    ret: bool = False  # "dynamic" that pops the return address a call pushed
 
     def lines(self):
         return self.code + self.then + self.orelse + (self.cond, self.target)
@@ -160,7 +162,152 @@ def handler_codes(ops, sems):
 
 # ---- translated blocks ------------------------------------------------------------------
 
-MAX_INSTRUCTIONS = 48  # per block: long enough for the ROM's straight runs, short to compile
+MAX_INSTRUCTIONS = 64  # per block, over all its paths: the ROM's runs, short to compile
+TAKEN_SHARE = 2  # a taken branch's path gets at most 1/TAKEN_SHARE of what is left
+
+
+class _Translation:
+    """One block: a tree of paths from `entry`, each path following jumps, calls and both
+    sides of branches until it leaves (a return to a PC the run loop looks up anew). A
+    path back to the entry loops inside the block; every pass starts with the guard."""
+
+    def __init__(self, mem, entry, allowed, ops, sems, stop_on_bus_write):
+        self.mem, self.entry, self.allowed = mem, entry, allowed
+        self.ops, self.sems, self.stop_on_bus_write = ops, sems, stop_on_bus_write
+        self.left = MAX_INSTRUCTIONS
+
+    def usable(self, pc, seen):
+        if not 0 <= pc <= 0xFFFF or pc in seen or self.left <= 0:
+            return False
+        o, sem = self.ops[self.mem[pc]], self.sems[self.mem[pc]]
+        return (o.documented and sem.block != "no"
+                and all(self.allowed(pc + k) for k in range(o.length)))
+
+    def leave(self, out, pad, pending, pc):
+        if pending:
+            out.append(f"{pad}cycles += {pending}")
+        if pc == self.entry:  # another pass, if the guard allows it
+            out += [f"{pad}if cycles + GUARD >= end:", f"{pad}    return {pc}", f"{pad}continue"]
+        else:
+            out.append(f"{pad}return {pc}")
+
+    def path(self, out, pad, pc, pending, seen, returns, budget):
+        """Emit the code of the path from `pc`, `pending` fixed cycles not yet added;
+        return the largest `pending` at which one of its instructions starts (None if it
+        runs none), which the guard before it must allow for."""
+        guard = None
+        stop = self.left - budget
+        while True:
+            if self.left <= stop or not self.usable(pc, seen):
+                self.leave(out, pad, pending, pc)
+                return guard
+            op_ = self.mem[pc]
+            o, sem = self.ops[op_], self.sems[op_]
+            seen = seen | {pc}
+            self.left -= 1
+            guard = pending if guard is None else max(guard, pending)
+            values = {"PC": str(pc), "NEXT": str(pc + o.length)}
+            for k in (1, 2, 3):
+                values[f"n{k}"] = str(self.mem[pc + k]) if k < o.length else "None"
+            code = [pad + line for line in sem.code]
+            _emit_lines(out, code, values, 0, pending)
+            nxt = pc + o.length
+            if sem.kind == "branch":
+                target = eval(_subst(sem.target, values), {})
+                out.append(f"{pad}if {_subst(sem.cond, values)}:")
+                _emit_lines(out, [pad + "    " + line for line in sem.then], values, 0, pending)
+                share = max(1, (self.left - stop) // TAKEN_SHARE)
+                g = self.path(out, pad + "    ", target, pending + o.taken, seen, returns, share)
+                if g is not None:
+                    guard = max(guard, g)
+                _emit_lines(out, [pad + line for line in sem.orelse], values, 0, pending)
+                pending += o.cycles
+                pc = nxt
+                continue
+            if not sem.selfcycles:
+                pending += o.taken if sem.kind == "jump" else o.cycles
+            if sem.kind == "jump":
+                target = eval(_subst(sem.target, values), {})  # constants only: fold here
+                if sem.call:
+                    returns = returns + (nxt,)
+                pc = target
+                continue
+            if sem.kind == "dynamic":
+                if not (sem.ret and returns):
+                    out.append(f"{pad}cycles += {pending}" if pending else "")
+                    out.append(f"{pad}return npc")
+                    return guard
+                # the return of a call made on this path: go on there unless the stack changed
+                pc, returns = returns[-1], returns[:-1]
+                out.append(f"{pad}if npc != {pc}:")
+                self.leave(out, pad + "    ", pending, "npc")
+                continue
+            pc = nxt
+            ends = sem.block == "end" or (self.stop_on_bus_write and sem.writes_bus())
+            if ends and not sem.selfcycles:
+                self.leave(out, pad, pending, pc)
+                return guard
+            if sem.selfcycles:
+                # cycles has grown by an amount only known now: the rest gets its own guard
+                rest = []
+                g = self.path(rest, pad, pc, pending, seen, returns, self.left - stop) \
+                    if not ends else None
+                if g is None:
+                    self.leave(out, pad, pending, pc)
+                else:
+                    out.append(f"{pad}if cycles + {g} >= end:")
+                    self.leave(out, pad + "    ", pending, pc)
+                    out += rest
+                return guard
+
+
+_REGISTERS = frozenset(("p", "q", "r", "dp", "c", "z", "d"))
+
+
+def _uses(node):
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _drop_dead_stores(lines):
+    """Source lines of a block without its dead register stores: INCx then CPIA, say, never
+    shows the INCx flags. Backward liveness over the block's tree of paths; every exit, bus
+    call and template loop counts as reading all registers."""
+    tree = ast.parse("\n".join(lines))
+    loop = tree.body[0].body[-1]  # while True: the block's passes
+    loop.body = _prune(loop.body, set(_REGISTERS))[0]
+    return ast.unparse(tree).splitlines()
+
+
+def _prune(stmts, live):
+    """(the statements kept, the registers live before them), given those live after."""
+    out = []
+    for stmt in reversed(stmts):
+        if isinstance(stmt, (ast.Return, ast.Continue, ast.Break)):
+            live = set(_REGISTERS)
+        elif isinstance(stmt, ast.If):
+            body_live, stmt.body = _prune_block(stmt.body, live)
+            else_live, stmt.orelse = _prune_block(stmt.orelse, live) if stmt.orelse else (live, [])
+            live = body_live | else_live | _uses(stmt.test)
+        elif isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets) \
+                and not any(isinstance(n, ast.Call) for n in ast.walk(stmt.value)):
+            wanted = [t for t in stmt.targets if t.id not in _REGISTERS or t.id in live]
+            if not wanted:
+                continue
+            live = (live - {t.id for t in stmt.targets}) | _uses(stmt.value)
+            stmt.targets = wanted
+        elif any(isinstance(n, (ast.Call, ast.For, ast.While)) for n in ast.walk(stmt)):
+            live = set(_REGISTERS)
+        else:
+            defs = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            live = (live - defs) | _uses(stmt)
+        out.append(stmt)
+    out.reverse()
+    return out, live
+
+
+def _prune_block(stmts, live):
+    kept, live_in = _prune(stmts, set(live))
+    return live_in, kept or [ast.Pass()]
 
 
 def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write):
@@ -168,72 +315,19 @@ def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write):
     there cannot start one. `allowed(addr)` says whether an address holds immutable code
     this block may include (checked for every byte of every instruction).
     `stop_on_bus_write`: a bus write may change the code the block runs (a ROM bank
-    switch), so the block ends after an instruction that may make one."""
+    switch), so a path ends after an instruction that may make one."""
+    t = _Translation(mem, entry, allowed, ops, sems, stop_on_bus_write)
+    if not t.usable(entry, frozenset()):
+        return None
     body = []
-    pending = 0  # fixed cycles of the instructions so far on the straight path
-    guard = 0  # pending when the last instruction started: the block's guard
-    seen = set()
-    pc = entry
-    count = 0
-    while True:
-        op_ = mem[pc]
-        o, sem = ops[op_], sems[op_]
-        if (not o.documented or sem.block == "no" or pc in seen or count >= MAX_INSTRUCTIONS
-                or not all(allowed(pc + k) for k in range(o.length))):
-            if count == 0:
-                return None
-            body.append(f"cycles += {pending}")
-            body.append(f"return {pc}")
-            break
-        seen.add(pc)
-        count += 1
-        guard = pending
-        values = {"PC": str(pc), "NEXT": str(pc + o.length)}
-        for k in (1, 2, 3):
-            values[f"n{k}"] = str(mem[pc + k]) if k < o.length else "None"
-        _emit_lines(body, sem.code, values, 0, pending)
-        ends = (sem.block == "end" or sem.selfcycles
-                or (stop_on_bus_write and sem.writes_bus()))
-        if sem.kind == "seq":
-            if not sem.selfcycles:
-                pending += o.cycles
-            nxt = pc + o.length
-            if ends:
-                body += [f"cycles += {pending}" if pending else "", f"return {nxt}"]
-                break
-            pc = nxt
-        elif sem.kind == "dynamic":
-            if not sem.selfcycles:
-                pending += o.cycles
-            body += [f"cycles += {pending}" if pending else "", "return npc"]
-            break
-        elif sem.kind == "jump":
-            target = eval(_subst(sem.target, values), {})  # constants only: fold here
-            pending += o.taken
-            if ends or not isinstance(target, int) or not 0 <= target <= 0xFFFF:
-                body += [f"cycles += {pending}", f"return {target}"]
-                break
-            pc = target
-        else:  # branch: leave when taken, go on straight when not
-            target = eval(_subst(sem.target, values), {})
-            body.append(f"if {_subst(sem.cond, values)}:")
-            _emit_lines(body, sem.then, values, 4, pending)
-            body += [f"    cycles += {pending + o.taken}", f"    return {target}"]
-            _emit_lines(body, sem.orelse, values, 0, pending)
-            pending += o.cycles
-            nxt = pc + o.length
-            if ends:
-                body += [f"cycles += {pending}", f"return {nxt}"]
-                break
-            pc = nxt
-    body = [line for line in body if line]
+    guard = t.path(body, "        ", entry, 0, frozenset(), (), MAX_INSTRUCTIONS)
+    body = [line.replace("GUARD", str(guard)) for line in body if line.strip()]
     name = f"block_{entry:04X}"
-    head = [f"def {name}(pc):"]
-    nl = _nonlocals(body + ["cycles"])
-    head.append(f"    nonlocal {', '.join(nl)}")
-    head.append(f"    if cycles + {guard} >= end:")
-    head.append("        return None")
-    return head + ["    " + line for line in body]
+    # None: not even the first pass fits, the run loop interprets the entry instruction
+    lines = _drop_dead_stores([f"def {name}(pc):", f"    if cycles + {guard} >= end:",
+                               "        return None", "    while True:"] + body)
+    nl = _nonlocals(lines + ["cycles"])
+    return lines[:1] + [f"    nonlocal {', '.join(nl)}"] + lines[1:]
 
 
 _block_cache = {}  # source -> code object, shared by every CPU of the process (same ROM)

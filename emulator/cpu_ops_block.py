@@ -1,7 +1,7 @@
 """SC61860 semantics: block and string instructions, BCD, ports, timing, the no-ops.
 
 A block instruction's length comes from I or J (the table's cycle formula names it); it
-adds base + per * count cycles itself, so a translated block ends after it."""
+adds base + per * count cycles itself (a translated block checks its budget anew after it)."""
 
 from .cpu_codegen import Sem, seq
 from .cpu_ops_move import _store
@@ -12,7 +12,7 @@ COUNTERS = {"I": I, "J": J}
 
 
 def _blk(o, *code):
-    return Sem(code=code + (f"cycles += {o.cycles} + {o.per} * n",), selfcycles=True, block="end")
+    return Sem(code=code + (f"cycles += {o.cycles} + {o.per} * n",), selfcycles=True)
 
 
 def _block_move(o):

@@ -11,18 +11,26 @@ The pins, as the ROM's own code drives and reads them (bank 4 and the internal R
   transmit loop sets the bit for the start bit and for each 0 data bit, the receive
   loop waits for the bit to rise for a start bit.
 - RS, RR, ER are 0x3800 bits 3, 2, 1, active high. The firmware keeps them in a shadow
-  byte in system RAM with the nibbles swapped and writes 0x3800 on every change: RR
-  before it waits for each byte of LOAD and off while it stores a line, RS before SAVE
-  waits for CS, ER at OPEN. It copies the same shadow nibble to 0x3A00 bits 4-7 only at
-  OPEN and CSAVE/CLOAD (with the 11-pin bits cleared), which is why 0x3A00 bits 5-7 once
-  looked like ER/RR/RS; the handshake never changes them, so they drive no SIO line.
+  byte in system RAM (0x2CBE, nibbles swapped) and its routines that raise and drop
+  them (internal ROM 0x14FB-0x1558) write 0x3800 only: RR before LOAD waits for each
+  byte and off while it stores a line, RS before SAVE waits for CS, ER at OPEN. Where
+  the firmware sets the 11-pin lines in 0x3A00 bits 0-3 (OPEN's printer probe, CSAVE,
+  CLOAD) the shadow's other nibble lands in 0x3A00 bits 4-7 as a side effect, which is
+  why bits 5-7 there once looked like ER/RR/RS; they never follow the handshake.
 - CS is IB bit 6 (SAVE sends only while it is high); CD is IB bit 7 (LOAD waits for it
   before the first byte).
 - OPEN accepts 300, 600 and 1200 baud; the bit delay has just those three lengths.
+
+Timing, measured on the emulated firmware (tests/emulator/test_sio_firmware.py): the
+firmware's bit lasts 212 cycles at 1200 baud (nominal 213.3), and a host clock from 4.5%
+slow to 2% fast still loads correctly (about 5% either way at 300 baud). LOAD holds RR
+low while it stores each line: 0.06-0.1 s for a short line on an empty card, up to
+0.42 s late in a 4 KB program, so basic_src/kniffel.bas (3.9 KB on the wire, 33 s of
+bytes at 1200 baud) takes 44 s; a host without the RR handshake must pause that long
+after each line.
 """
 
 import os
-import tty
 
 import serial
 
@@ -80,10 +88,6 @@ class SerialPort:
         keep = self.line.flow_control if flow_control is None else flow_control
         self.line = SioPort(fmt, flow_control=keep)
         self.line.latch(self._latch, self.machine.now())
-
-    def reset_line(self):
-        """A fresh line in the same format: after machine.restore() time went back."""
-        self.set_format(self.fmt)
 
     @property
     def flow_control(self):
@@ -159,7 +163,12 @@ class PtyLink:
     """
 
     def __init__(self):
-        self.master, self._slave = os.openpty()
+        try:
+            import tty  # POSIX only, like pseudo-terminals
+
+            self.master, self._slave = os.openpty()
+        except (ImportError, AttributeError, OSError) as exc:
+            raise LinkError(f"no pseudo-terminal here ({exc}): use a pyserial URL") from None
         tty.setraw(self._slave)
         os.set_blocking(self.master, False)
         self.path = os.ttyname(self._slave)

@@ -223,7 +223,7 @@ def _disconnect(machine, args):
     if recording is None:
         return
     if args.tape_record.suffix.lower() == ".tap":
-        content = recording.record()
+        content = recording.tape_record()
         if not content:
             print(f"pc1360: nothing was recorded; {args.tape_record} not written", file=sys.stderr)
             return

@@ -2,5 +2,23 @@
 
 It runs the tokenized program held at the card's start pointer, keeps its variables
 as the machine's bytes, draws into display RAM and reads the keyboard set, so the
-machine facade cannot tell it from the firmware engine.
+machine facade cannot tell it from the firmware engine: `PC1360(engine="builtin")`.
+
+Modules, bottom up:
+    errors   the machine's error numbers        bcd       numbers: bytes, maths, text
+    font     our own 5x7 glyphs                 screen    text/dots in display RAM
+    vars     variables in RAM                   program   lines and pointers in RAM
+    tokens   keyword codes (pc1360 table)       costs     cycles of expression parts
+    expr     expressions                        interp    the statement loop
+    statements, output   the statement handlers (registered by keyword name)
+    typed    keyboard text <-> tokens           keycodes  key names -> codes
+    input, listview      INPUT and LIST for    engine    BuiltinEngine: keys, modes,
+                         the engine                       the terminal, time
+
+What was checked by running the firmware engine on the same keys (the tests marked
+`rom` compare the two engines screen by screen): number display and stored bytes,
+guard digits, variable and DIM layouts in RAM, the RUN/PRO-mode terminal, PRINT
+layout and scrolling, CURSOR, USING, INPUT, LIST wrapping, TRON, INKEY$ codes,
+graphics dots, error numbers, MEM, and statement timings (to within ~10%). What is
+still assumed is said where it is used (e.g. BEEP's tone length, RND's generator).
 """

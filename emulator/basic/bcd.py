@@ -14,13 +14,16 @@ Stored layout, nibble by nibble (derived from hardware.md §9: A=1 is
 - byte 7: not part of the value (the ROM's guard digits live in its registers);
   array elements store only bytes 0-6 (hardware.md §4). Zero is all zero bytes.
 
-Values are Python `Decimal`s already rounded to 10 digits and inside the range
-(|x| < 1E100, anything below 1E-99 flushes to 0). Every operation computes in a wider
-context and rounds half-up to 10 digits, as the machine keeps guard digits and rounds.
-No float appears anywhere.
+Values are Python `Decimal`s of up to 12 digits inside the range (|x| < 1E100,
+anything below 1E-99 flushes to 0): the firmware engine keeps two guard digits
+through an expression (PI-3.141592654 is -4.1E-10, 2/3-0.6666666667 is -3.4E-11) and
+rounds half-up to the 10 stored digits only when a variable is written (A=2/3 keeps
+0.6666666667) or a number is shown. Division cuts at 12 digits; + - * and the
+functions round there; a number written in the program keeps its first 10 digits
+(0.99999999999 reads as 0.9999999999). No float appears anywhere.
 """
 
-from decimal import (ROUND_FLOOR, ROUND_HALF_EVEN, ROUND_HALF_UP, Context, Decimal,
+from decimal import (ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_EVEN, ROUND_HALF_UP, Context, Decimal,
                      DivisionByZero, InvalidOperation, Overflow)
 
 from .errors import CALC, BasicError
@@ -30,12 +33,15 @@ MAX_EXP = 99
 ZERO = Decimal(0)
 ONE = Decimal(1)
 # The machine's PI constant, as the firmware shows it (`3.141592654`).
-PI = Decimal("3.141592654")
+PI = Decimal("3.14159265359")
 
 _TRAPS = [InvalidOperation, DivisionByZero, Overflow]
+GUARD = 12
 # Arithmetic keeps two guard digits beyond the stored ten, as the ROM's registers do.
-_WORK = Context(prec=12, rounding=ROUND_HALF_UP, Emax=999, Emin=-999, traps=_TRAPS)
+_WORK = Context(prec=GUARD, rounding=ROUND_HALF_UP, Emax=999, Emin=-999, traps=_TRAPS)
+_CUT = Context(prec=GUARD, rounding=ROUND_DOWN, Emax=999, Emin=-999, traps=_TRAPS)
 _STORE = Context(prec=DIGITS, rounding=ROUND_HALF_UP, Emax=999, Emin=-999, traps=_TRAPS)
+_LITERAL = Context(prec=DIGITS, rounding=ROUND_DOWN, Emax=999, Emin=-999, traps=_TRAPS)
 # Transcendental functions are computed well past 10 digits so the final rounding
 # decides the last digit (SIN 30 must give exactly 0.5).
 _HI = Context(prec=32, rounding=ROUND_HALF_EVEN, Emax=99999, Emin=-99999, traps=_TRAPS)
@@ -48,9 +54,10 @@ _QUARTER = {DEG: Decimal(90), GRAD: Decimal(100), RAD: _HI.divide(_PI_HI, 2)}
 _MAX_TURNS = Decimal("1E10")
 
 
-def fit(value):
-    """Round to 10 digits and check the range: the one exit of every calculation."""
-    value = _STORE.plus(value)
+def fit(value, context=_WORK):
+    """Round to the 12 working digits and check the range: the one exit of every
+    calculation."""
+    value = context.plus(value)
     if not value:
         return ZERO
     exp = value.adjusted()
@@ -82,8 +89,13 @@ _DECODED = {}
 _CACHE_LIMIT = 8192
 
 
+def stored(value):
+    """A value as a variable keeps it: rounded half-up to 10 digits."""
+    return fit(value, _STORE)
+
+
 def to_bytes(value):
-    """The 8 stored bytes of a (fitted) value."""
+    """The 8 stored bytes of a value (rounded to its 10 stored digits)."""
     data = _ENCODED.get(value)
     if data is None:
         data = _to_bytes(value)
@@ -94,6 +106,7 @@ def to_bytes(value):
 
 
 def _to_bytes(value):
+    value = stored(value)
     if not value:
         return bytes(8)
     sign, digits, _ = value.as_tuple()
@@ -142,14 +155,21 @@ def _from_bytes(data):
 
 # ---------------------------------------------------------------- arithmetic
 
-@_guard
 def add(a, b):
-    return _WORK.add(a, b)
+    """a + b with 12 digits at the larger operand's exponent: 1/3+1/3+1/3-1 is 0
+    (not -1E-12), as on the firmware engine."""
+    if not a or not b:
+        return fit(a + b)
+    try:
+        total = _HI.add(a, b)
+        quantum = Decimal(1).scaleb(max(a.adjusted(), b.adjusted()) - GUARD + 1)
+        return fit(total.quantize(quantum, rounding=ROUND_HALF_UP, context=_HI))
+    except ArithmeticError:
+        raise BasicError(CALC) from None
 
 
-@_guard
 def sub(a, b):
-    return _WORK.subtract(a, b)
+    return add(a, -b)
 
 
 @_guard
@@ -157,9 +177,11 @@ def mul(a, b):
     return _WORK.multiply(a, b)
 
 
-@_guard
 def div(a, b):
-    return _WORK.divide(a, b)
+    try:
+        return fit(_HI.divide(a, b), _CUT)
+    except ArithmeticError:
+        raise BasicError(CALC) from None
 
 
 @_guard
@@ -388,6 +410,10 @@ def format_number(value):
     below 1) fit the 10-digit field; integers end in `.`. Otherwise E notation with
     the full mantissa and a two-digit exponent.
     """
+    try:
+        value = stored(value)
+    except BasicError:          # rounding 9.9999999999E99 up would leave the range
+        value = fit(value, _LITERAL)
     if not value:
         return "0."
     sign = "-" if value < 0 else ""
@@ -423,4 +449,4 @@ def parse_number(text):
         return None
     if not value.is_finite():
         return None
-    return fit(value)
+    return fit(value, _LITERAL)

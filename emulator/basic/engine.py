@@ -50,7 +50,7 @@ STATEMENT_CODES = frozenset(STATEMENTS)
 
 # state() keeps these attributes of the engine, the interpreter and the screen.
 ENGINE_STATE = ("state", "mode", "line", "input_row", "last_result", "shift", "sml",
-                "def_key", "prev_keys", "delay_left", "entering", "tones", "input_items",
+                "def_key", "prev_keys", "delay_left", "entering", "tones", "wait_key", "input_items",
                 "input_prompt",
                 "input_keep", "clock", "list_addr")
 INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_pos",
@@ -89,6 +89,7 @@ class BuiltinEngine(InputMixin, ListMixin):
         self.delay_left = 0
         self.entering = False          # the DELAY is ENTER's: the typed line runs after it
         self.tones = []                # BEEP: the delay_left values at which tones start
+        self.wait_key = "ENTER"        # the key that ends ENTER_WAIT (DOWN under TRON)
         self.input_items = []
         self.input_prompt = b""
         self.input_keep = True
@@ -299,7 +300,7 @@ class BuiltinEngine(InputMixin, ListMixin):
             self.screen.set_symbol("SML", self.sml)
             return
         if self.state == ENTER_WAIT:
-            if key == "ENTER":
+            if key == self.wait_key:
                 self.state = RUNNING
             return
         if key == "DEF":
@@ -528,6 +529,12 @@ class BuiltinEngine(InputMixin, ListMixin):
         kind = pending[0]
         if kind == "enter":
             self.state = ENTER_WAIT
+            self.wait_key = "ENTER"
+        elif kind == "trace":
+            # TRON: after each line its number, then DOWN goes on (as the firmware)
+            self._message(b"%d:" % pending[1])
+            self.state = ENTER_WAIT
+            self.wait_key = "DOWN"
         elif kind == "delay":
             self.delay_left = pending[1]
             self.state = DELAY

@@ -1,10 +1,11 @@
 """Expressions over tokenized bytes in RAM, with the machine's precedence.
 
 Precedence, highest first (basic_language.md §1.1): parentheses, variables, functions,
-`^`, sign, `* /`, `+ -`, comparisons, NOT, AND, OR. So `-2^2` is -4, `SQR 4^2` is 16
-(a function without parentheses takes one operand), `2^3^2` is 64. Comparisons give
-1 or 0; AND/OR/NOT work bitwise on integers. Numbers are Decimals (bcd.py), strings
-are bytes; mixing them is ERROR 9 (assumed number: to check against the firmware).
+`^`, sign, `* /`, `+ -`, comparisons, NOT, AND, OR. So `-2^2` is -4, `INT 2.5^2` is 4
+(a function without parentheses takes one operand), `2^3^2` is 512 (`^` alone groups
+to the right), as the firmware engine computes them. Comparisons give
+1 or 0; AND/OR/NOT work bitwise on integers (NOT 1 is -2). Numbers are Decimals
+(bcd.py), strings are bytes; mixing them is ERROR 9, as on the firmware engine.
 """
 
 import re
@@ -161,8 +162,8 @@ class Expressions:
 
     def expression(self, min_prec=1):
         """An expression whose binary operators bind at least as tight as `min_prec`
-        (precedence climbing over the table _BINARY; all operators are left
-        associative)."""
+        (precedence climbing over the operator tables; all but `^` group to the
+        left)."""
         left = self._unary(min_prec)
         mem = self.mem
         while True:
@@ -186,7 +187,7 @@ class Expressions:
                 return left
             self.pos = pos + width
             prec, func, cycles = op
-            right = self.operand() if prec == _POWER_PREC else self.expression(prec + 1)
+            right = self._power_right() if prec == _POWER_PREC else self.expression(prec + 1)
             left = func(left, right)
             self.cost += cycles
 
@@ -202,6 +203,16 @@ class Expressions:
             self.pos += 2
             return Decimal(~to_int(self.expression(_COMPARE_PREC)))
         return self.primary()
+
+    def _power_right(self):
+        """The right side of `^`: `^` groups to the right (2^3^2 is 512 on the
+        firmware engine)."""
+        value = self.operand()
+        if self.peek() == 0x5E:
+            self.pos += 1
+            self.cost += costs.POWER
+            value = bcd.power(_number(value), _number(self._power_right()))
+        return value
 
     def operand(self):
         """A function's argument without parentheses, or the right side of `^`:

@@ -166,6 +166,8 @@ class Interpreter(Expressions):
             if self.line_addr is None:
                 self.finish()
             else:
+                if self.trace:
+                    self.pending = ("trace", self.line)
                 self.enter_line(self.pos + 1)
             return LINE_COST
         self.jumped = False

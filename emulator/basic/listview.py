@@ -36,9 +36,9 @@ def has_colon(body):
 
 def wrap_listing(text, indent):
     """A listed line as display rows: 24 characters, then rows indented by `indent`
-    (the width of `10:`); a keyword that would be cut moves whole to the next row,
-    dropping the blank before it (the firmware shows `20:INPUT A: WAIT 0:` /
-    `   PRINT A*2`)."""
+    (the width of `10:`); a keyword that would be cut, or whose blank after it would
+    not fit, moves whole to the next row, dropping the blank before it (the firmware
+    shows `20:INPUT A: WAIT 0:` / `   PRINT A*2`)."""
     rows = []
     width = COLS
     while len(text) > width:
@@ -49,7 +49,9 @@ def wrap_listing(text, indent):
         end = cut
         while end < len(text) and text[end] in _WORD:
             end += 1
-        if 0 < start < cut < end and text[start:end] in KEYWORD_NAMES:
+        # a keyword moves if it, or the blank after it, would not fit
+        if 0 < start < cut <= end and text[start:end] in KEYWORD_NAMES and (
+                cut < end or text[end:end + 1] == b" "):
             cut = start
         rows.append(text[:cut])
         text = text[cut:]

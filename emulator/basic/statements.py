@@ -246,9 +246,17 @@ def stmt_aread(it):
 
 # ---------------------------------------------------------------- commands
 
+def command_only(it):
+    """RUN, CONT, NEW and LIST are commands: in a program line they are ERROR 1
+    (the firmware engine refuses `RUN 20` there)."""
+    if it.line_addr is not None:
+        raise BasicError(SYNTAX)
+
+
 # The firmware engine shows a program's first output about 0.4 s after RUN ENTER.
 @statement("RUN", cost=115_000)
 def stmt_run(it):
+    command_only(it)
     addr = None
     if not it.at_end():
         kind, number = it.target()
@@ -264,6 +272,7 @@ def stmt_run(it):
 
 @statement("CONT", cost=3000)
 def stmt_cont(it):
+    command_only(it)
     if it.stopped_at is None:
         raise BasicError(OTHER)
     it.pos, it.line, it.line_addr = it.stopped_at
@@ -273,8 +282,7 @@ def stmt_cont(it):
 
 @statement("NEW", cost=3000)
 def stmt_new(it):
-    if it.line_addr is not None:
-        raise BasicError(SYNTAX)
+    command_only(it)
     it.program.new()
     it.vars.clear()
     it.finish()
@@ -283,6 +291,7 @@ def stmt_new(it):
 @statement("LIST", cost=3000)
 def stmt_list(it):
     """LIST [line]: hand the listing to the engine (it needs the pc1360 lister)."""
+    command_only(it)
     number = 0 if it.at_end() else it.target()[1]
     if not isinstance(number, int):
         raise BasicError(SYNTAX)

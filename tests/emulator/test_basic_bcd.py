@@ -51,11 +51,32 @@ def test_any_bytes_decode_without_raising(data):
     assert value == bcd.fit(value)
 
 
-def test_arithmetic_rounds_to_ten_digits():
-    assert bcd.div(D(1), D(3)) == D("0.3333333333")
-    assert bcd.div(D(2), D(3)) == D("0.6666666667")
-    assert bcd.add(D("1E10"), D("0.4")) == D("1E10")
+def test_arithmetic_keeps_two_guard_digits():
+    assert bcd.div(D(1), D(3)) == D("0.333333333333")
+    assert bcd.div(D(2), D(3)) == D("0.666666666666")          # division cuts
+    assert bcd.add(D("1E10"), D("0.4")) == D("10000000000.4")
     assert bcd.mul(D("99999"), D("99999")) == D("9999800001")
+
+
+@pytest.mark.parametrize("compute,shown", [
+    # what the firmware engine shows for these calculations
+    (lambda: bcd.sub(bcd.PI, D("3.141592654")), "-4.1E-10"),
+    (lambda: bcd.sub(bcd.div(D(2), D(3)), D("0.6666666667")), "-3.4E-11"),
+    (lambda: bcd.sub(bcd.add(bcd.add(bcd.div(D(1), D(3)), bcd.div(D(1), D(3))),
+                             bcd.div(D(1), D(3))), D(1)), "0."),
+    (lambda: bcd.sub(bcd.mul(bcd.div(D(2), D(3)), D(3)), D(2)), "0."),
+    (lambda: bcd.sub(bcd.sqr(D(2)), D("1.414213562")), "3.7E-10"),
+    (lambda: bcd.sub(bcd.mul(bcd.div(D(7), D(3)), D(1)), D("2.333333333")), "3.3E-10"),
+    (lambda: bcd.sub(bcd.from_bytes(bcd.to_bytes(bcd.div(D(2), D(3)))), D("0.6666666667")),
+     "0."),
+])
+def test_guard_digits_match_the_firmware(compute, shown):
+    assert bcd.format_number(compute()) == shown
+
+
+def test_literals_keep_ten_digits_and_stores_round():
+    assert bcd.parse_number("0.99999999999") == D("0.9999999999")
+    assert bcd.stored(D("0.666666666666")) == D("0.6666666667")
 
 
 def test_basic_operations():
@@ -100,9 +121,9 @@ def test_int_abs_sgn():
 
 
 def test_roots_logs_and_exponentials_match_the_firmware():
-    assert bcd.sqr(D(2)) == D("1.414213562")      # hardware.md §9
-    assert bcd.exp(D(1)) == D("2.718281828")      # hardware.md §9
-    assert bcd.ln(D(10)) == D("2.302585093")
+    assert bcd.stored(bcd.sqr(D(2))) == D("1.414213562")      # hardware.md §9
+    assert bcd.stored(bcd.exp(D(1))) == D("2.718281828")      # hardware.md §9
+    assert bcd.stored(bcd.ln(D(10))) == D("2.302585093")
     assert bcd.log(D(1000)) == 3
 
 
@@ -125,7 +146,7 @@ def test_roots_logs_and_exponentials_match_the_firmware():
     (bcd.acs, "0", bcd.RAD, "1.570796327"),
 ])
 def test_trigonometry(func, arg, mode, expected):
-    assert func(D(arg), mode) == D(expected)
+    assert bcd.stored(func(D(arg), mode)) == D(expected)
 
 
 def test_huge_angle_is_an_error():
@@ -136,7 +157,7 @@ def test_huge_angle_is_an_error():
 def test_deg_and_dms_convert_sexagesimal():
     assert bcd.deg(D("10.3")) == D("10.5")
     assert bcd.dms(D("10.5")) == D("10.3")
-    assert bcd.deg(D("-1.3030")) == D("-1.508333333")
+    assert bcd.stored(bcd.deg(D("-1.3030"))) == D("-1.508333333")
 
 
 @given(numbers, numbers)

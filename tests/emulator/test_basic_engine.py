@@ -314,6 +314,11 @@ FIRMWARE_SCRIPTS = {
                    "B{ENTER}", "{CLS}RUN 20{ENTER}", "{ENTER}"],
     "def key": ['{MODE}10 "K" AREAD N:WAIT 0:PRINT N*2{ENTER}', "20 INPUT A:PRINT A*2{ENTER}",
                 "{MODE}21", "{DEF}", "K", "{CLS}{DEF}K", "{WAIT 5}"],
+    "trace and commands": ['{MODE}10 WAIT 0:TRON:A=1:PRINT "X"{ENTER}', "20 B=2{ENTER}",
+                           "{MODE}{CLS}RUN{ENTER}", "{WAIT 5}", "{DOWN}", "{DOWN}",
+                           "{CLS}{MODE}30 RUN 20{ENTER}", "{MODE}{CLS}RUN 30{ENTER}",
+                           "{CLS}TROFF{ENTER}", "{CLS}{MODE}10 X=5:PRINT MEM{ENTER}",
+                           "{MODE}{CLS}RUN{ENTER}"],
     "input and break": ["{MODE}10 A=A+1:GOTO 10{ENTER}", '20 INPUT "N?";N,M{ENTER}',
                         "30 PRINT N*2{ENTER}", "40 B=1/0{ENTER}", "{MODE}RUN{ENTER}",
                         "{BRK}", "{CLS}RUN 20{ENTER}", "{WAIT 5}", "4", "2", "{ENTER}",
@@ -396,3 +401,33 @@ def test_a_new_line_is_not_read_with_the_last_ones_numbers(booted):
     machine, engine = booted
     type_text(machine, engine, "1\n{CLS}1E10\n")
     assert screen(engine)[1].strip() == "1.E 10"
+
+
+CALCULATIONS = [
+    "2^3^2", "-2^2", "2^-1", "-2^-2", "-3^2*2", "INT 2.5^2", "2*-3", "1/3*3-1",
+    "2/3-0.6666666667", "PI-3.141592654", "1/3+1/3+1/3-1", "2/3*3-2", "SQR 2-1.414213562",
+    "7/3*1-2.333333333", "0.99999999999", "1E99*10", "9.999999999E99+1E89",
+    "NOT 1", "5 AND 3", "5 OR 2", "-1 AND 255", "1<2", "3<>3", '"A"<"B"', "LEN 5",
+    "ASN 2", "LN 0", "SQR -1", "1E10", "1E-9", "0.0001", "12345678901234567890",
+    "COS 12.5+100+(-2)", "(1E5)/EXP 0.5*0.001", "LN(10/7)+(0.5^PI)", "TAN 45",
+    "DEG 10.3", "DMS 10.5", "ATN 1", "ABS -7.5", "SGN -3", "INT -2.5", "STR$ 1E10",
+    'VAL "12.5X"', 'LEFT$("HELLO",2)+MID$("HELLO",4,9)', "CHR$ 65", "ASC \"A\"",
+]
+
+
+@pytest.mark.rom
+@pytest.mark.slow
+def test_same_calculations_as_the_firmware(rom_dir):
+    from emulator.machine import PC1360
+    shown = []
+    for engine in ("builtin", "firmware"):
+        machine = PC1360(engine=engine, rom_dir=rom_dir)
+        machine.type_keys("Y")
+        machine.run_for(1.0)
+        results = []
+        for calculation in CALCULATIONS:
+            machine.type_keys("{CLS}" + calculation + "{ENTER}")
+            machine.run_for(1.0)        # ^ and the functions take the firmware long
+            results.append((calculation, machine.screen_text()[:2]))
+        shown.append(results)
+    assert shown[0] == shown[1]

@@ -234,20 +234,25 @@ def program_image(case):
     return tokenize(case.program, long_lines=case.long_lines)
 
 
-def run_case(case, engine, trace=None, keep_machine=False):
+def run_case(case, engine, trace=None, keep_machine=False, until_differs=None, glyphs=True):
     """Run `case` on a fresh machine with `engine` ("firmware" or "builtin"); returns
     the list of step observations (dicts with pixels, blink, symbols, text, seconds,
-    ready), and the machine too with keep_machine."""
+    ready), and the machine too with keep_machine. With `until_differs` (the expected
+    observations) it stops after the first step that differs from them: a known
+    failure need not run to its end."""
     m = new_machine(engine, case.card_kb)
     if case.program.strip():
         m.load_program(program_image(case))
-    steps = run_steps(m, case.steps, trace)
+    steps = run_steps(m, case.steps, trace, until_differs, glyphs)
     return (steps, m) if keep_machine else steps
 
 
-def run_steps(m, steps, trace=None):
+def run_steps(m, steps, trace=None, until_differs=None, glyphs=True):
     results = []
     for index, step in enumerate(steps):
+        if until_differs is not None and results:
+            if compare(until_differs[index - 1:index], results[-1:], glyphs):
+                break
         start = m.cycles
         m.type_keys(step.keys, hold=step.hold, timeout=step.timeout)
         if step.run:

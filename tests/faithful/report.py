@@ -41,6 +41,8 @@ def first_difference(expected, observed, machine):
         if not harness.screens_match(exp, act):
             for row, (e, a) in enumerate(zip(exp["text"], act["text"])):
                 if e != a:
+                    if e.strip() == a.strip():
+                        return f"step {i} row {row}: {a!r}, firmware {e!r} (position)"
                     return f"step {i} row {row}: {a.strip()!r}, firmware {e.strip()!r}"
             if bool(exp["blink"]) != bool(act["blink"]):
                 return f"step {i}: " + ("no blinking cursor" if exp["blink"] else "blinks, firmware does not")

@@ -1,0 +1,304 @@
+"""An independent Python model of the Mikazee 1.3 rules (the seed text, Peter Jager 1998-2000)
+as basic_src/mikazee.bas reads them: the oracle of the mikazee tests.
+
+Rules are a dict of the 38 fields the program keeps per rule set (FIELDS, in the program's
+order); `default_rules()` is the seed's first part ("Spelregels"). A Sheet holds one game:
+cells[column][row] (None = empty), the per-column sums, the extra-Mikazee bonuses, and
+answers whether a move is allowed (fill orders) and what it scores.
+
+Readings where the seed is not explicit (also in basic_src/mikazee.md):
+- Upper bonus: the seed names the setting but gives no default; 63 -> 35 as in Yahtzee.
+  A column "has its bonus" when its upper sum >= the threshold (so threshold 0 means from
+  the start); the extra bonus for all columns is added once, unweighted.
+- Joker ("minimale waarde van een extra Mikazee"): one minimum per lower row (3K, carre,
+  FH, KS, GS, Kans); defaults FH 25, KS 30, GS 40, the others 0, option "even if the
+  Mikazee is 0" on: that is the seed's default rule (a Mikazee may be entered as full
+  house or a straight in a column whose Mikazee is filled, also with 0). The joker
+  applies to the lower rows only; the upper rows always count the dice.
+- Extra-Mikazee bonus (default 0) is added to the column's total (weighted with it).
+- Five equal dice booked in "Full house" in a column whose Mikazee is empty score 0
+  unless "Mikazees count as full house" is on.
+"""
+
+ROWS = ["1", "2", "3", "4", "5", "6", "3K", "CAR", "FH", "KS", "GS", "MIK", "KAN"]
+UPPER = range(6)
+MIK = 11
+KANS = 12
+
+FREE, UP, DOWN, AT_ONCE, IN_TWO, COLUMN_BY_COLUMN, LEFT_TO_RIGHT = range(7)
+ORDER_LETTERS = "VONI2KL"
+
+# field index -> name (the program's RU(0..37))
+FIELDS = (["columns"] + [f"order{c}" for c in range(1, 10)] + [f"weight{c}" for c in range(1, 10)]
+          + ["bonus_from", "bonus", "all_bonus", "fh", "ks", "gs", "mik", "mik_is_fh",
+             "extra_mik", "extra_if_zero", "extra_all_filled",
+             "joker_3k", "joker_car", "joker_fh", "joker_ks", "joker_gs", "joker_kans",
+             "joker_if_zero", "joker_upper_filled"])
+assert len(FIELDS) == 38
+SINGLE_CHAR_FIELDS = 19  # fields 0-18 take one character in the card record, 19-37 two
+JOKER_FIELD = {6: "joker_3k", 7: "joker_car", 8: "joker_fh", 9: "joker_ks", 10: "joker_gs",
+               12: "joker_kans"}
+
+DEFAULT_VALUES = [6, 0, 0, 0, 1, 2, 3, 0, 0, 0, 1, 2, 3, 1, 1, 1, 1, 1, 1, 63, 35, 0, 25, 30, 40,
+                  50, 0, 0, 0, 0, 0, 0, 25, 30, 40, 0, 1, 0]
+
+
+def default_rules():
+    return dict(zip(FIELDS, DEFAULT_VALUES))
+
+
+def field_max(index):
+    if index == 0:
+        return 9
+    if 1 <= index <= 9:
+        return 6
+    if 10 <= index <= 18:
+        return 9
+    if FIELDS[index] in ("mik_is_fh", "extra_if_zero", "extra_all_filled", "joker_if_zero",
+                         "joker_upper_filled"):
+        return 1
+    return 999
+
+
+def field_min(index):
+    return 1 if index == 0 else 0
+
+
+def order(rules, column):
+    """Fill order of column 1..N."""
+    return rules[f"order{column}"]
+
+
+def weight(rules, column):
+    return rules[f"weight{column}"]
+
+
+# -- card records (REM lines 2901-2908) ------------------------------------------------------
+RECORD_CHARS = 70
+DIGIT0 = 48  # a value digit is chr(48 + d), d = 0..31
+
+
+def encode_rules(name, rules):
+    values = [rules[f] for f in FIELDS]
+    text = (name + " " * 7)[:7]
+    text += "".join(chr(DIGIT0 + v) for v in values[:SINGLE_CHAR_FIELDS])
+    text += "".join(chr(DIGIT0 + v // 32) + chr(DIGIT0 + v % 32) for v in values[SINGLE_CHAR_FIELDS:])
+    return text.ljust(RECORD_CHARS, "0")
+
+
+def decode_rules(text):
+    name = text[:7]
+    values = [ord(ch) - DIGIT0 for ch in text[7:7 + SINGLE_CHAR_FIELDS]]
+    for i in range(SINGLE_CHAR_FIELDS, len(FIELDS)):
+        at = 7 + SINGLE_CHAR_FIELDS + 2 * (i - SINGLE_CHAR_FIELDS)
+        values.append(32 * (ord(text[at]) - DIGIT0) + ord(text[at + 1]) - DIGIT0)
+    return name, dict(zip(FIELDS, values))
+
+
+EMPTY_TOP = [("----", 0)] * 10
+
+
+def encode_top(entries):
+    out = ""
+    for name, score in entries:
+        out += (name + "    ")[:4]
+        out += "".join(chr(DIGIT0 + d) for d in (score // 1024, score // 32 % 32, score % 32))
+    return out
+
+
+def decode_top(text):
+    entries = []
+    for i in range(10):
+        chunk = text[7 * i:7 * i + 7]
+        score = sum((ord(ch) - DIGIT0) * w for ch, w in zip(chunk[4:], (1024, 32, 1)))
+        entries.append((chunk[:4], score))
+    return entries
+
+
+def top_insert(entries, name, score):
+    """The program's rule: a score enters when it beats the 10th; it goes below equal ones.
+    Returns (new entries, place 0-9 or None)."""
+    entries = list(entries)
+    if score <= entries[9][1]:
+        return entries, None
+    place = 9
+    while place > 0 and entries[place - 1][1] < score:
+        place -= 1
+    entries.insert(place, ((name + "    ")[:4], score))
+    return entries[:10], place
+
+
+# -- scoring ----------------------------------------------------------------------------
+def counts(dice):
+    return [0] + [list(dice).count(face) for face in range(1, 7)]
+
+
+def is_small_straight(dice):
+    s = set(dice)
+    return any({a, a + 1, a + 2, a + 3} <= s for a in (1, 2, 3))
+
+
+def is_large_straight(dice):
+    return sorted(dice) in ([1, 2, 3, 4, 5], [2, 3, 4, 5, 6])
+
+
+def base_score(rules, row, dice):
+    """The points of `dice` in `row` without joker."""
+    c = counts(dice)
+    most = max(c)
+    total = sum(dice)
+    if row in UPPER:
+        return (row + 1) * c[row + 1]
+    if row == 6:
+        return total if most >= 3 else 0
+    if row == 7:
+        return total if most >= 4 else 0
+    if row == 8:
+        full = sorted(x for x in c if x) == [2, 3]
+        return rules["fh"] if full or (most == 5 and rules["mik_is_fh"]) else 0
+    if row == 9:
+        return rules["ks"] if is_small_straight(dice) else 0
+    if row == 10:
+        return rules["gs"] if is_large_straight(dice) else 0
+    if row == MIK:
+        return rules["mik"] if most == 5 else 0
+    return total
+
+
+class Refused(Exception):
+    """A move the rules do not allow; .message is what the program shows on line 4."""
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.message = message
+
+
+MESSAGES = {"no_box": "GEEN VAK", "filled": "BEZET", "order": "NIET: VOLGORDE",
+            "at_once": "NIET: ALLEEN WORP 1", "in_two": "NIET: MAX 2 WORPEN",
+            "column": "NIET: VORIGE KOLOM", "left": "NIET: LINKS LEEG"}
+
+
+class Sheet:
+    def __init__(self, rules):
+        self.rules = dict(rules)
+        self.n = rules["columns"]
+        self.cells = {c: [None] * 13 for c in range(1, self.n + 1)}
+        self.extra = {c: 0 for c in range(1, self.n + 1)}  # extra-Mikazee bonuses
+
+    # -- state ---------------------------------------------------------------------------
+    def filled(self, column, row):
+        return self.cells[column][row] is not None
+
+    def upper(self, column):
+        return sum(v for v in self.cells[column][:6] if v is not None)
+
+    def lower(self, column):
+        return sum(v for v in self.cells[column][6:] if v is not None)
+
+    def has_bonus(self, column):
+        return self.upper(column) >= self.rules["bonus_from"]
+
+    def bonus(self, column):
+        return self.rules["bonus"] if self.has_bonus(column) else 0
+
+    def total(self, column):
+        return self.upper(column) + self.bonus(column) + self.lower(column) + self.extra[column]
+
+    def score(self):
+        s = sum(weight(self.rules, c) * self.total(c) for c in self.cells)
+        if all(self.has_bonus(c) for c in self.cells):
+            s += self.rules["all_bonus"]
+        return s
+
+    def turns_done(self):
+        return sum(v is not None for col in self.cells.values() for v in col)
+
+    @property
+    def finished(self):
+        return self.turns_done() == 13 * self.n
+
+    # -- moves ---------------------------------------------------------------------------
+    def check(self, column, row, roll):
+        """None if the move is allowed, else the key of MESSAGES."""
+        if row > 12:
+            return "no_box"
+        if self.filled(column, row):
+            return "filled"
+        how = order(self.rules, column)
+        col = self.cells[column]
+        if how == UP and row < 12 and col[row + 1] is None:
+            return "order"
+        if how == DOWN and row > 0 and col[row - 1] is None:
+            return "order"
+        if how == AT_ONCE and roll > 1:
+            return "at_once"
+        if how == IN_TWO and roll > 2:
+            return "in_two"
+        if how == COLUMN_BY_COLUMN and column > 1 and order(self.rules, column - 1) == COLUMN_BY_COLUMN:
+            if any(v is None for v in self.cells[column - 1]):
+                return "column"
+        if how == LEFT_TO_RIGHT and column > 1 and order(self.rules, column - 1) == LEFT_TO_RIGHT:
+            if self.cells[column - 1][row] is None:
+                return "left"
+        return None
+
+    def points(self, column, row, dice):
+        """(points, extra-Mikazee bonus) of booking `dice` at (column, row)."""
+        rules = self.rules
+        points = base_score(rules, row, dice)
+        extra = 0
+        five = len(set(dice)) == 1
+        mik = self.cells[column][MIK]
+        if five and row != MIK and mik is not None:
+            if row in JOKER_FIELD:
+                upper_ok = not rules["joker_upper_filled"] or self.filled(column, dice[0] - 1)
+                if upper_ok and (rules["joker_if_zero"] or mik > 0):
+                    points = max(points, rules[JOKER_FIELD[row]])
+            if rules["extra_if_zero"] or mik > 0:
+                if not rules["extra_all_filled"] or all(self.filled(c, MIK) for c in self.cells):
+                    extra = rules["extra_mik"]
+        return points, extra
+
+    def book(self, column, row, dice, roll):
+        problem = self.check(column, row, roll)
+        if problem:
+            raise Refused(MESSAGES[problem])
+        points, extra = self.points(column, row, dice)
+        self.cells[column][row] = points
+        self.extra[column] += extra
+        return points
+
+    def allowed(self, roll):
+        return [(c, r) for c in self.cells for r in range(13) if self.check(c, r, roll) is None]
+
+    # -- the sheet as the program shows it ---------------------------------------------------
+    def row_text(self, row):
+        """SL$(row): 4 characters per column."""
+        out = ""
+        for c in range(1, self.n + 1):
+            if row < 13:
+                v = self.cells[c][row]
+                out += "   ." if v is None else f"{v:4d}"
+            elif row == 13:
+                out += f"{self.upper(c):4d}"
+            elif row == 14:
+                out += f"{self.bonus(c):4d}"
+            elif row == 15:
+                out += f"{self.extra[c]:4d}"
+            elif row == 16:
+                out += f"{self.total(c):4d}"
+            elif row == 17:
+                out += f"{weight(self.rules, c):4d}"
+            else:
+                out += "   " + ORDER_LETTERS[order(self.rules, c)]
+        return out
+
+
+LABELS = ROWS + ["BOV", "BON", "XMI", "TOT", "GEW", "VLG"]
+
+
+def best_move(sheet, dice, roll):
+    """A simple player: the allowed cell with the most points (ties: fewest columns left of
+    it, then lowest row)."""
+    options = sheet.allowed(roll)
+    return max(options, key=lambda cr: (sum(sheet.points(*cr, dice)), -cr[0], -cr[1]))

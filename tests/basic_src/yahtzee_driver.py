@@ -1,0 +1,187 @@
+"""Drive basic_src/yahtzee.bas on the firmware engine (real ROM) like a player would.
+
+Used by test_yahtzee_game.py. The program is loaded together with basic_src/kniffel.bas
+(one image, line numbers 1-510 and 1000-1999) on a 16 KB card and started with DEF J.
+
+The generic machinery comes from kniffel_driver.py: booting the machine, the firmware's
+current-line pointer (0xFEF2), the fixed-variable pokes for the dice (A-E) and the MEM
+reading. What is Yahtzee-specific is here: which lines are the INKEY$ waits (found in the
+source), the screen layout and the start dialogue.
+
+The high-score list lives in the text of line 1999 (a REM line; basic_src/yahtzee.md):
+4 bytes an entry, name (2 characters) and score as two characters 48 + score // 64 and
+48 + score % 64. The driver reads it straight from the card.
+"""
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from pc1360.tokenizer import tokenize
+
+import kniffel_driver as kd
+from kniffel_driver import DriverError, boot  # noqa: F401  (re-exported for the tests)
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE = ROOT / "basic_src" / "yahtzee.bas"
+KNIFFEL = ROOT / "basic_src" / "kniffel.bas"
+CARD_KB = 16
+HISCORE_LINE = 1999
+HISCORE_ENTRIES = 10
+
+
+def source_lines():
+    rows = (text.split(" ", 1) for text in SOURCE.read_text(encoding="utf-8").splitlines())
+    return [(int(number), body) for number, body in rows]
+
+
+def line_after(fragment):
+    """The number of the line after the one containing `fragment`."""
+    lines = source_lines()
+    for (_, body), (following, _) in zip(lines, lines[1:]):
+        if fragment in body:
+            return following
+    raise LookupError(fragment)
+
+
+KEY_LINES = frozenset(n for n, body in source_lines() if body.startswith("Y$=INKEY$"))
+TIMED_LINES = {
+    "reroll": line_after('" W";W'),  # a new roll is on the display
+    "next_turn": line_after('" W 1 ";NM$(Q)'),  # a turn's first roll row is shown
+    "prompt": line_after('PRINT "?"'),  # the "?" is shown
+}
+
+
+def program_image(with_kniffel=True):
+    text = SOURCE.read_text(encoding="utf-8")
+    if with_kniffel:
+        text = KNIFFEL.read_text(encoding="utf-8") + text
+    return tokenize(text)
+
+
+def _int(text):
+    text = text.strip()
+    return int(text) if re.fullmatch(r"[-+]?\d+", text) else None
+
+
+@dataclass
+class Screen:
+    """The game display as text (layout: basic_src/yahtzee.md)."""
+    rows: list
+    dice: tuple  # five faces, None where a die was chosen for the next roll
+    game: int  # 1-5 ("S", spel)
+    round: int  # 1-13 ("B", beurt)
+    roll: int  # 1-3 ("W", worp)
+    name: str
+    upper_row: str  # row 2 as a whole (cells and the signed sum)
+    difference_sum: int
+    lower_row: str  # row 3, columns 0-19
+    score: int
+    prompt: bool  # "?" at the start of row 4
+    message: str  # row 4 after the "?"
+
+
+def parse_game_screen(rows):
+    r0, r1, r2, r3 = rows
+    if r0[10:12] != " S" or r0[13:15] != " B" or r0[17:19] != " W" or not r0[20].isdigit():
+        raise DriverError(f"not a game screen: {rows!r}")
+    dice = tuple(int(r0[c]) if r0[c].isdigit() else None for c in (1, 3, 5, 7, 9))
+    return Screen(rows=list(rows), dice=dice, game=int(r0[12]), round=_int(r0[15:17]),
+                  roll=int(r0[20]), name=r0[22:24], upper_row=r1,
+                  difference_sum=_int(r1[20:24]), lower_row=r2[:20], score=_int(r2[20:24]),
+                  prompt=r3[0] == "?", message=r3[1:].strip())
+
+
+class Yahtzee(kd.Kniffel):
+    """The Kniffel driver's machinery (line index, pokes, MEM) with Yahtzee's key lines."""
+
+    def load(self, image=None):
+        self.m.load_program(program_image() if image is None else image)
+        self._index_lines()
+        self.times = {kind: [] for kind in TIMED_LINES}
+
+    def game_screen(self):
+        return parse_game_screen(self.screen())
+
+    def waiting(self):
+        return self.current_line() in KEY_LINES
+
+    def wait_ready(self, timeout=30.0):
+        """Run until the program sits in one of its INKEY$ loops (and stays there 20 ms)."""
+        def settled():
+            if self._errored():
+                return True
+            if not self.waiting():
+                return False
+            self.m.run_for(0.02)
+            return self.waiting()
+        self.run_until(settled, timeout, "an INKEY$ loop")
+        self.check_error()
+
+    def key(self, key, timing=None, wait=True):
+        """Press `key` while the program waits, hold it until the program has left the
+        INKEY$ line, release it. timing: record the emulated time from the press until
+        the line after the display step of TIMED_LINES[timing] is reached."""
+        self.wait_ready()
+        m = self.m
+        m.buzzer.take_transitions(m.now())
+        m.press(key)
+        pressed = m.emulated_seconds
+        self.run_until(lambda: not self.waiting(), 1.0, f"key {key} to be read")
+        m.run_for(0.03)
+        m.release(key)
+        if timing:
+            target = TIMED_LINES[timing]
+            self.run_until(lambda: self.current_line() == target or self._errored(), 10.0,
+                           f"line {target}")
+            self.check_error()
+            self.times[timing].append(m.emulated_seconds - pressed)
+        if wait:
+            self.wait_ready()
+        self.beeped = len(m.buzzer.take_transitions(m.now())) > 2
+
+    def start(self, names):
+        """DEF J, the number of players, the names; returns at the first roll."""
+        m = self.m
+        m.type_keys("{DEF}J")
+        m.key_wait_ready()
+        if not self.screen()[0].startswith("AANTAL SPELERS?"):
+            raise DriverError(f"no player-count prompt: {self.screen()}")
+        self.type_input(str(len(names)))
+        for number, name in enumerate(names, start=1):
+            m.key_wait_ready()
+            rows = self.screen()
+            if rows[0].strip() != f"SPELER {number}" or not rows[1].startswith("NAAM?"):
+                raise DriverError(f"no name prompt for player {number}: {rows}")
+            self.type_input(name)
+        self.wait_ready()
+
+    # -- the high-score line -------------------------------------------------------------
+    def hiscore_address(self):
+        """Address of the first entry in the text of line 1999."""
+        for start, _end, number in self.lines:
+            if number == HISCORE_LINE:
+                if self.m.peek(start + 3) != 0xFE or self.m.peek(start + 4) != 0x59:
+                    raise DriverError("line 1999 is not a REM line")
+                return start + 5
+        raise DriverError("no line 1999")
+
+    def hiscores(self):
+        base = self.hiscore_address()
+        out = []
+        for i in range(HISCORE_ENTRIES):
+            raw = [self.m.peek(base + 4 * i + j) for j in range(4)]
+            out.append((chr(raw[0]) + chr(raw[1]), (raw[2] - 48) * 64 + raw[3] - 48))
+        return out
+
+    def set_hiscores(self, entries):
+        base = self.hiscore_address()
+        for i, (name, value) in enumerate(entries):
+            for j, byte in enumerate(encode_entry(name, value)):
+                self.m.poke(base + 4 * i + j, byte)
+
+
+def encode_entry(name, value):
+    if len(name) != 2 or not 0 <= value < 64 * 64:
+        raise ValueError((name, value))
+    return bytes([ord(name[0]), ord(name[1]), 48 + value // 64, 48 + value % 64])
