@@ -19,7 +19,6 @@ calls the bus: in a block, where fixed cycles are summed up, `cycles` is made ex
 around it. Generated functions are bound to the builder's cells with `bind`.
 """
 
-import ast
 import re
 import types
 from dataclasses import dataclass
@@ -262,52 +261,82 @@ class _Translation:
 
 
 _REGISTERS = frozenset(("p", "q", "r", "dp", "c", "z", "d"))
+_STORE = re.compile(r"^((?:[a-z_][a-z0-9_]* = )+)(.*)$")
+_EXIT = re.compile(r"^(return|continue|break)\b")
+_CALL = re.compile(r"[A-Za-z_0-9]\(")
 
 
-def _uses(node):
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+def _tree(lines, start, indent):
+    """Nest lines by indentation: [(line, children)], from `start` while indented `indent`."""
+    nodes = []
+    i = start
+    while i < len(lines):
+        line = lines[i]
+        depth = len(line) - len(line.lstrip())
+        if depth < indent:
+            break
+        children, i = _tree(lines, i + 1, depth + 1) if line.endswith(":") else ([], i + 1)
+        nodes.append((line, children))
+    return nodes, i
+
+
+def _prune(nodes, live):
+    """Backward liveness of the register cells over `nodes`, which run on to code needing
+    `live`: drop the stores nothing reads. Returns (nodes kept, registers live before)."""
+    kept = []
+    else_live = None
+    for line, children in reversed(nodes):
+        body = line.lstrip()
+        if _EXIT.match(body):
+            live = set(_REGISTERS)
+        elif children:
+            if body.startswith(("def ", "while True:")):  # the block and its passes
+                children = _prune(children, set(_REGISTERS))[0]
+                live = set(_REGISTERS)
+            elif body.startswith(("for ", "while ")) or _CALL.search(body):
+                live = set(_REGISTERS)  # a template loop: left alone
+            elif body == "else:":
+                children, else_live = _prune(children, live)
+                kept.append((line, children))
+                continue
+            else:  # if: either branch may run
+                children, body_live = _prune(children, live)
+                live = body_live | (live if else_live is None else else_live) | \
+                    (_REGISTERS & set(_WORD.findall(body)))
+            else_live = None
+        else:
+            m = _STORE.match(body)
+            if _CALL.search(body):
+                live = set(_REGISTERS)  # a call: the bus may look at anything
+            elif m:
+                targets = m.group(1).split(" = ")[:-1]
+                wanted = [t for t in targets if t not in _REGISTERS or t in live]
+                if not wanted:
+                    continue
+                live = (live - set(targets)) | (_REGISTERS & set(_WORD.findall(m.group(2))))
+                line = line[:len(line) - len(body)] + "".join(t + " = " for t in wanted) + m.group(2)
+            else:
+                live = live | (_REGISTERS & set(_WORD.findall(body)))
+        kept.append((line, children))
+    kept.reverse()
+    return kept, live
+
+
+def _flatten(nodes, out):
+    for line, children in nodes:
+        out.append(line)
+        if line.endswith(":") and not children:
+            out.append(line[:len(line) - len(line.lstrip())] + "    pass")
+        _flatten(children, out)
+    return out
 
 
 def _drop_dead_stores(lines):
-    """Source lines of a block without its dead register stores: INCx then CPIA, say, never
-    shows the INCx flags. Backward liveness over the block's tree of paths; every exit, bus
-    call and template loop counts as reading all registers."""
-    tree = ast.parse("\n".join(lines))
-    loop = tree.body[0].body[-1]  # while True: the block's passes
-    loop.body = _prune(loop.body, set(_REGISTERS))[0]
-    return ast.unparse(tree).splitlines()
-
-
-def _prune(stmts, live):
-    """(the statements kept, the registers live before them), given those live after."""
-    out = []
-    for stmt in reversed(stmts):
-        if isinstance(stmt, (ast.Return, ast.Continue, ast.Break)):
-            live = set(_REGISTERS)
-        elif isinstance(stmt, ast.If):
-            body_live, stmt.body = _prune_block(stmt.body, live)
-            else_live, stmt.orelse = _prune_block(stmt.orelse, live) if stmt.orelse else (live, [])
-            live = body_live | else_live | _uses(stmt.test)
-        elif isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets) \
-                and not any(isinstance(n, ast.Call) for n in ast.walk(stmt.value)):
-            wanted = [t for t in stmt.targets if t.id not in _REGISTERS or t.id in live]
-            if not wanted:
-                continue
-            live = (live - {t.id for t in stmt.targets}) | _uses(stmt.value)
-            stmt.targets = wanted
-        elif any(isinstance(n, (ast.Call, ast.For, ast.While)) for n in ast.walk(stmt)):
-            live = set(_REGISTERS)
-        else:
-            defs = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-            live = (live - defs) | _uses(stmt)
-        out.append(stmt)
-    out.reverse()
-    return out, live
-
-
-def _prune_block(stmts, live):
-    kept, live_in = _prune(stmts, set(live))
-    return live_in, kept or [ast.Pass()]
+    """A block's lines without its dead register stores: INCx then CPIA, say, never shows
+    the INCx flags. Backward liveness over the block's tree of paths; every exit, bus call
+    and template loop counts as reading all registers."""
+    nodes, _ = _tree(lines, 0, 0)
+    return _flatten(_prune(nodes, set(_REGISTERS))[0], [])
 
 
 def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write):

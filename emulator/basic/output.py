@@ -9,7 +9,7 @@ After CURSOR x,y (or CURSOR n, the n-th of the 96 cells) PRINT writes there with
 clearing the line. USING: `#` digit places, `.` the point, `&` string places.
 """
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_DOWN, Decimal
 
 from . import bcd
 from .errors import ILLEGAL, SYNTAX, USING, BasicError
@@ -39,23 +39,24 @@ _USING = CODES["USING"]
 # ---------------------------------------------------------------- PRINT
 
 def format_using(fmt, value):
-    """PRINT USING: `#` digit places, `.` the point, `&` string places; a number
-    that does not fit is ERROR 7 (`###` for 1234, as on the firmware engine)."""
+    """PRINT USING: `#` places (the first one holds the sign), `.` the point, `&`
+    string places; digits past the format are cut (12.345 in ###.## is 12.34); a
+    number that does not fit is ERROR 7 (1.005 in #.##, -5 in #), as on the
+    firmware engine."""
     if isinstance(value, bytes):
         width = fmt.count(b"&") or len(value)
         return value[:width].ljust(width)
     if b"#" not in fmt:
         return bcd.format_number(value).encode("ascii")
-    head, _, tail = fmt.partition(b".")
+    head, point, tail = fmt.partition(b".")
     places = tail.count(b"#")
-    rounded = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-    text = f"{rounded:f}".encode("ascii")
-    if b"." not in fmt:
-        text = text.split(b".")[0]
-    width = len(head) + (1 + len(tail) if b"." in fmt else 0)
-    if len(text) > width:
+    cut = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_DOWN)
+    digits = f"{abs(cut):f}".encode("ascii")
+    whole = digits.split(b".")[0]
+    if len(whole) + 1 > head.count(b"#"):
         raise BasicError(USING)
-    return text.rjust(width)
+    text = (b"-" if cut < 0 else b"") + (digits if point else whole)
+    return text.rjust(len(head) + (1 + len(tail) if point else 0))
 
 
 def print_fields(it):
@@ -70,7 +71,7 @@ def print_fields(it):
             continue
         value = it.expression()
         if it.using is not None:
-            segments[-1].append((format_using(it.using, value), False))
+            segments[-1].append((format_using(it.using, value), not isinstance(value, bytes)))
         elif isinstance(value, bytes):
             segments[-1].append((value, False))
         else:
@@ -85,20 +86,22 @@ def print_fields(it):
     return segments, open_end
 
 
-def layout(segments):
-    """The text of one PRINT line."""
+def layout(segments, open_end=False):
+    """The text of one PRINT: a lone number (or USING number) right-aligned unless a
+    `;` ends the list; with `,` every item gets a 12-character field (cut to it, a
+    number right-aligned), two to a row."""
     if len(segments) == 1:
         items = segments[0]
-        if len(items) == 1 and items[0][1]:
+        if len(items) == 1 and items[0][1] and not open_end:
             return items[0][0].rjust(COLS)
         return b"".join(text for text, _ in items)
     text = b""
     for segment in segments:
-        field = b"".join(t for t, _ in segment)
+        field = b"".join(t for t, _ in segment)[:HALF]
         if len(segment) == 1 and segment[0][1]:
             field = field.rjust(HALF)
-        text = text.ljust(len(text) + (-len(text)) % HALF) + field
-    return text
+        text += field.ljust(HALF)
+    return text.rstrip(b" ")
 
 
 def show(it, text, open_end):
@@ -117,14 +120,21 @@ def show(it, text, open_end):
             it.cursor = None
         return
     it.cost += len(text) * PRINT_CHAR_CYCLES
+    scrolls = screen.scrolls
     if screen.col == 0:
-        scrolls = screen.scrolls
         screen.begin_line()
-        it.cost += (screen.scrolls - scrolls) * SCROLL_CYCLES
+        screen.clear_row(screen.row)
+    # text past the end of the row goes on in the next rows
+    while screen.col + len(text) > COLS:
+        room = COLS - screen.col
+        screen.write(screen.row, screen.col, text[:room])
+        text = text[room:]
+        screen.next_line()
         screen.clear_row(screen.row)
     screen.write(screen.row, screen.col, text)
     col = screen.col + len(text)
     screen.end_line()
+    it.cost += (screen.scrolls - scrolls) * SCROLL_CYCLES
     if open_end and col < COLS:
         screen.col = col
 
@@ -140,7 +150,7 @@ def display_wait(it):
 @statement("PRINT", cost=12400)
 def stmt_print(it):
     segments, open_end = print_fields(it)
-    show(it, layout(segments), open_end)
+    show(it, layout(segments, open_end), open_end)
     # the firmware waits after `PRINT "A";` too; the next PRINT continues the line
     display_wait(it)
 
@@ -148,7 +158,7 @@ def stmt_print(it):
 @statement("PAUSE", cost=12400)
 def stmt_pause(it):
     segments, open_end = print_fields(it)
-    show(it, layout(segments), open_end)
+    show(it, layout(segments, open_end), open_end)
     it.pending = ("delay", PAUSE_CYCLES)
 
 
@@ -236,6 +246,7 @@ def stmt_gcursor(it):
         y = to_int(it.number())
     it.gcursor = (x, y)
     set_word(it.mem, GRAPHIC_CURSOR, x)
+    display_wait(it)            # like PRINT: with no WAIT it waits for ENTER
     set_word(it.mem, GRAPHIC_CURSOR + 2, y)
 
 
@@ -262,6 +273,7 @@ def stmt_gprint(it):
             break
     it.gcursor = (x, y)
     set_word(it.mem, GRAPHIC_CURSOR, x)
+    display_wait(it)            # like PRINT: with no WAIT it waits for ENTER
 
 
 @statement("PSET", cost=7500)

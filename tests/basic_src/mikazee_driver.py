@@ -247,3 +247,121 @@ class Mikazee:
             for _ in range(n_columns - right):
                 self.key("LEFT")
         self.cursor = (column, row)
+
+    # -- variables (for starting near the end of a game) ---------------------------------
+    def variables(self):
+        """{(name, kind): (data address, dims, element size)} of the DIM area; kind is
+        'num', 'str', 'num[]', 'str[]' (hardware.md §4: 7-byte headers growing down)."""
+        m = self.m
+        out = {}
+        addr = m.peek_word(0xFFDD)
+        while addr < 0xF9D0:
+            first, kind, hi, lo, d1, d2, size = m.mem[addr:addr + 7]
+            length = hi << 8 | lo
+            if length == 0:
+                break
+            if 1 <= kind <= 26:
+                key = (chr(first) + chr(64 + kind), "str[]")
+            elif 193 <= kind <= 218:
+                key = (chr(first) + chr(kind - 128), "num[]")
+            elif 129 <= kind <= 154:
+                key = (chr(first) + chr(kind - 64), "str")
+            elif 65 <= kind <= 90:
+                key = (chr(first) + chr(kind), "num")
+            elif kind == 128:
+                key = (chr(first), "num[]")
+            elif kind == 160:
+                key = (chr(first), "str[]")
+            else:
+                raise DriverError(f"unknown variable header {bytes(m.mem[addr:addr + 7]).hex()}")
+            out[key] = (addr + 7, (d1, d2), size)
+            addr += 4 + length
+        return out
+
+    def _write(self, addr, data):
+        for i, byte in enumerate(data):
+            self.m.poke(addr + i, byte)
+
+    def set_number(self, name, value, index=None):
+        """A numeric variable: fixed (one letter), two-letter, or an array element."""
+        data = encode_number(value)
+        if len(name) == 1 and index is None:
+            self._write(FIXED_A - 8 * (ord(name) - 65), data)
+            return
+        variables = self.variables()
+        if index is None:
+            addr, _, _ = variables[(name, "num")]
+        else:
+            addr, (d1, d2), size = variables[(name, "num[]")]
+            addr += size * element(index, d1, d2)
+        self._write(addr, data)
+
+    def get_number(self, name, index=None):
+        if len(name) == 1 and index is None:
+            return decode_number(self.m.mem[FIXED_A - 8 * (ord(name) - 65):][:8])
+        variables = self.variables()
+        if index is None:
+            addr, _, _ = variables[(name, "num")]
+        else:
+            addr, (d1, d2), size = variables[(name, "num[]")]
+            addr += size * element(index, d1, d2)
+        return decode_number(self.m.mem[addr:addr + 8])
+
+    def set_string(self, name, index, text):
+        addr, _, size = self.variables()[(name, "str[]")]
+        raw = text.encode("latin-1")[:size]
+        self._write(addr + size * index, raw + bytes(size - len(raw)))
+
+    def get_string(self, name, index):
+        addr, _, size = self.variables()[(name, "str[]")]
+        return bytes(self.m.mem[addr + size * index:addr + size * (index + 1)]).split(b"\0")[0].decode("latin-1")
+
+    def set_sheet(self, sheet):
+        """Put a model Sheet into the program's variables (SL$, CS, CF, NB, O, S). Call while
+        the program waits for a key during a game with the same rules."""
+        n = sheet.n
+        for row in range(19):
+            text = sheet.row_text(row)
+            if n < 5:
+                text = text.ljust(20)
+            self.set_string("SL", row, text)
+        reached = 0
+        for c in range(1, n + 1):
+            self.set_number("CS", sheet.upper(c), (c, 0))
+            self.set_number("CS", sheet.lower(c), (c, 1))
+            self.set_number("CS", sheet.bonus(c), (c, 2))
+            self.set_number("CS", sheet.extra[c], (c, 3))
+            self.set_number("CF", sum(v is not None for v in sheet.cells[c]), c)
+            reached += sheet.has_bonus(c)
+        self.set_number("NB", reached)
+        self.set_number("O", sheet.turns_done())
+        self.set_number("S", sheet.score())
+
+
+def element(index, d1, d2):
+    """Element number of A(i) or A(i,j): the header keeps (last dimension, first dimension)
+    for a 2-D array and (dimension, 0) for a 1-D one; rows are stored one after another."""
+    i, j = index if isinstance(index, tuple) else (index, 0)
+    return i if d2 == 0 else i * (d1 + 1) + j
+
+
+def encode_number(value):
+    """8 BCD bytes of a non-negative integer below 10**10 (byte 1: exponent << 4)."""
+    if value == 0:
+        return bytes(8)
+    if value < 0 or value != int(value):
+        raise ValueError(value)
+    digits = str(int(value))
+    nibbles = digits.ljust(12, "0")
+    return bytes([0, (len(digits) - 1) << 4]) + bytes(int(nibbles[i:i + 2], 16) for i in range(0, 12, 2))
+
+
+def decode_number(raw):
+    raw = bytes(raw)
+    if not any(raw):
+        return 0
+    exponent = raw[1] >> 4
+    if raw[0] or raw[1] & 0x0F:
+        raise DriverError(f"not a small non-negative integer: {raw.hex()}")
+    digits = raw[2:].hex()
+    return int(digits[:exponent + 1])

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from emulator.machine import PC1360  # noqa: F401  (for the restart tests)
 from pc1360.tokenizer import tokenize
 
 import kniffel_driver as kd
@@ -28,6 +29,7 @@ KNIFFEL = ROOT / "basic_src" / "kniffel.bas"
 CARD_KB = 16
 HISCORE_LINE = 1999
 HISCORE_ENTRIES = 10
+ERROR_CHECK = 0.25  # emulated seconds between looks for "ERROR" on the display
 
 
 def source_lines():
@@ -99,6 +101,8 @@ class Yahtzee(kd.Kniffel):
         self.m.load_program(program_image() if image is None else image)
         self._index_lines()
         self.times = {kind: [] for kind in TIMED_LINES}
+        # ... and until the program waits for the next key again (all rows drawn)
+        self.ready_times = {kind: [] for kind in TIMED_LINES}
 
     def game_screen(self):
         return parse_game_screen(self.screen())
@@ -106,11 +110,24 @@ class Yahtzee(kd.Kniffel):
     def waiting(self):
         return self.current_line() in KEY_LINES
 
+    def run_until(self, predicate, timeout, what):
+        """Run in STEP slices until predicate() holds. Reading the LCD as text is slow, so a
+        BASIC error is looked for only every ERROR_CHECK emulated seconds (and at the end)."""
+        m = self.m
+        deadline = m.emulated_seconds + timeout
+        next_check = m.emulated_seconds + ERROR_CHECK
+        while not predicate():
+            if m.emulated_seconds > next_check:
+                self.check_error()
+                next_check = m.emulated_seconds + ERROR_CHECK
+            if m.emulated_seconds > deadline:
+                raise DriverError(f"timeout ({timeout} s) waiting for {what}; line "
+                                  f"{self.current_line()}; screen {self.screen()}")
+            m.run_for(kd.STEP)
+
     def wait_ready(self, timeout=30.0):
         """Run until the program sits in one of its INKEY$ loops (and stays there 20 ms)."""
         def settled():
-            if self._errored():
-                return True
             if not self.waiting():
                 return False
             self.m.run_for(0.02)
@@ -132,12 +149,12 @@ class Yahtzee(kd.Kniffel):
         m.release(key)
         if timing:
             target = TIMED_LINES[timing]
-            self.run_until(lambda: self.current_line() == target or self._errored(), 10.0,
-                           f"line {target}")
-            self.check_error()
+            self.run_until(lambda: self.current_line() == target, 10.0, f"line {target}")
             self.times[timing].append(m.emulated_seconds - pressed)
         if wait:
             self.wait_ready()
+            if timing:
+                self.ready_times[timing].append(m.emulated_seconds - pressed)
         self.beeped = len(m.buzzer.take_transitions(m.now())) > 2
 
     def start(self, names):
@@ -155,6 +172,25 @@ class Yahtzee(kd.Kniffel):
                 raise DriverError(f"no name prompt for player {number}: {rows}")
             self.type_input(name)
         self.wait_ready()
+
+    def poke_int(self, letter, value):
+        """Set fixed variable `letter` to a non-negative integer below 10**10 (8 BCD bytes:
+        0x00, exponent in the high nibble, then the mantissa digits)."""
+        if not 0 <= value < 10 ** 10:
+            raise ValueError(value)
+        digits = str(value)
+        mantissa = (digits + "0" * 12)[:12]
+        raw = [0, (len(digits) - 1) << 4 if value else 0]
+        raw += [int(mantissa[i]) << 4 | int(mantissa[i + 1]) for i in range(0, 12, 2)]
+        if not value:
+            raw = [0] * 8
+        addr = kd.FIXED_A - 8 * (ord(letter) - ord("A"))
+        for i, byte in enumerate(raw):
+            self.m.poke(addr + i, byte)
+
+    def peek_raw(self, letter):
+        addr = kd.FIXED_A - 8 * (ord(letter) - ord("A"))
+        return bytes(self.m.peek(addr + i) for i in range(8))
 
     # -- the high-score line -------------------------------------------------------------
     def hiscore_address(self):

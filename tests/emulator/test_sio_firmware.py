@@ -10,7 +10,6 @@ may write the whole program into the pty at once.
 """
 
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -204,14 +203,12 @@ def test_kniffel_both_ways_over_a_pty(machine):
     if not KNIFFEL.is_file():
         pytest.skip("basic_src/kniffel.bas not present")
     source = KNIFFEL.read_bytes()
-    started = time.monotonic()
     seconds = load_over_pty(machine, source)
     assert program(machine) == tokenize(source)
     # 3.9 KB at 1200 baud is 33 s on the line; LOAD storing the lines adds about a third
     assert seconds < 60, seconds
     _, parsed = save_over_pty(machine)
     assert parsed.image == tokenize(source)
-    assert time.monotonic() - started < WALL_TIMEOUT
 
 
 # --- pc1360 run --serial pty, with pc1360 send on the other end -------------------------

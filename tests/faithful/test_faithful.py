@@ -9,7 +9,8 @@
 - test_firmware_reproduces_reference (rom, slow): the firmware engine still shows the
   stored reference. A sample by default; every case with PC1360_FAITHFUL_ALL=1.
 - test_corpus_engines_agree (rom, slow): the corpus.toml runs of ../shared/corpus on
-  both engines, compared live (nothing of the corpus is stored).
+  both engines, compared live (nothing of the corpus is stored). The entries marked
+  `sample` by default; all with PC1360_FAITHFUL_ALL=1.
 - the data checks: case files parse, references are current, the known-failure list
   names cases that exist.
 
@@ -39,6 +40,11 @@ def _params(names):
         if name in KNOWN:
             marks.append(pytest.mark.xfail(reason=KNOWN[name], strict=True))
         yield pytest.param(name, marks=marks, id=name)
+
+
+def corpus_sample():
+    entries = harness.corpus_entries()
+    return [name for name, entry in entries.items() if RUN_ALL or entry.get("sample")]
 
 
 def firmware_sample():
@@ -116,7 +122,7 @@ def test_firmware_reproduces_reference(rom_dir, name):
 
 @pytest.mark.rom
 @pytest.mark.slow
-@pytest.mark.parametrize("name", _params(CORPUS))
+@pytest.mark.parametrize("name", _params(corpus_sample()))
 def test_corpus_engines_agree(rom_dir, corpus_dir, name):
     case = harness.load_corpus_case(name, corpus_dir)
     firmware = harness.run_case(case, "firmware")

@@ -1,0 +1,292 @@
+"""Drive basic_src/mishimash.bas on the firmware engine (real ROM) like a player would.
+
+Used by test_mishimash_game.py. Generic pieces come from kniffel_driver.py (booting an
+8 KB machine, the firmware's line pointer, the address of fixed variable A); everything
+that depends on the program is here.
+
+When the program waits for a key: it reads keys only in its INKEY$ loops (a line
+`Y$=INKEY$: IF Y$="" GOTO <itself>`, after a line that waits until no key is held), so
+"ready" means the firmware's line pointer is inside one of those lines. A key is pressed
+then, held until the pointer has left the loop (the key was read) and released.
+
+Forcing dice: the program rolls in the lines that assign `RND 6` to the dice A-F and shows
+the dice in the line after them, before it counts them. `force(dice)` makes the next roll
+come out as `dice`: the driver runs until the pointer is in the rolling lines, then in
+small steps until it enters the display line, and pokes the dice into the fixed variables
+there. The program then shows and counts the poked dice as if it had rolled them.
+"""
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from kniffel_driver import FIXED_A, LINE_POINTER, DriverError, boot  # noqa: F401 (re-export)
+
+from pc1360.tokenizer import tokenize
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE = ROOT / "basic_src" / "mishimash.bas"
+STEP = 0.005  # emulated seconds between looks at the machine
+FINE_STEP = 64  # cycles: the step while waiting for the display line after a roll
+PROGRAM_START = 0xFFD7  # pointer to the 0xFF before the first program line
+
+
+def source_lines():
+    rows = (text.split(" ", 1) for text in SOURCE.read_text(encoding="utf-8").splitlines())
+    return [(int(number), body) for number, body in rows]
+
+
+def _lines_with(predicate):
+    return tuple(number for number, body in source_lines() if predicate(body))
+
+
+# Found in the source, so renumbering the program does not break the driver.
+KEY_LINES = _lines_with(lambda body: body.startswith("Y$=INKEY$"))
+ROLL_LINES = _lines_with(lambda body: "=RND 6" in body)
+
+
+def _line_after(number):
+    return next(n for n, body in source_lines() if n > number and not body.startswith("REM"))
+
+
+POKE_LINE = _line_after(max(ROLL_LINES))  # the dice are rolled, not yet used
+# The line after the one that prints the dice: the new roll is on the display.
+SHOWN_LINE = _line_after(_lines_with(lambda body: 'PRINT USING "##";A;B;C;D;E;F' in body)[0])
+
+
+# -- numbers in memory (8 BCD bytes, basic_language.md §1.1, hardware.md §9) ---------------
+
+def encode_number(value):
+    """The 8 bytes of a PC-1360 number: exponent (2 BCD digits, negative as 100+e), sign
+    (0x00 or 0x80), 10 mantissa digits (the first is the leading digit), 2 zero bytes.
+    Only values with at most 10 significant digits are supported (all the driver needs)."""
+    if value == 0:
+        return bytes(8)
+    negative = value < 0
+    text = f"{abs(value):.10e}"  # d.dddddddddde+XX
+    mantissa, exponent = text.split("e")
+    digits = mantissa.replace(".", "")
+    exp = int(exponent)
+    exp_byte = exp if exp >= 0 else 100 + exp
+    out = [int(str(exp_byte).zfill(2), 16), 0x80 if negative else 0x00]
+    for i in range(0, 10, 2):
+        out.append(int(digits[i]) << 4 | int(digits[i + 1]))
+    out.append(0)
+    return bytes(out)
+
+
+def decode_number(raw):
+    """Inverse of encode_number (the value as a float; halves are exact)."""
+    raw = bytes(raw)
+    if not any(raw[2:7]):
+        return 0.0
+    exp = int(f"{raw[0]:02x}")
+    if exp >= 50:
+        exp -= 100
+    digits = "".join(f"{b:02x}" for b in raw[2:7])
+    value = int(digits) * 10.0 ** (exp - 9)
+    return -value if raw[1] & 0x80 else value
+
+
+def fixed_address(letter):
+    return FIXED_A - 8 * (ord(letter) - ord("A"))
+
+
+# -- the screen (layout: basic_src/mishimash.md) ------------------------------------------
+
+def _number(text):
+    text = text.strip()
+    return float(text) if re.fullmatch(r"-?\d+(\.\d)?", text) else None
+
+
+@dataclass
+class Screen:
+    rows: list
+    dice: tuple  # the dice in play, left to right (1 = leftmost)
+    chosen: tuple  # 1-based positions marked ^ (chosen to keep)
+    roll: int  # W: the roll number of the turn = the multiplier
+    name: str
+    label: str  # row 1, columns 12-23: "RONDE n", "SLOTRONDE", "SUDDEN DEATH", "DOEL BEREIKT"
+    turn: float  # BEURT: the unbanked points of the turn
+    total: float  # TOT: the player's banked score
+    bonus_message: str  # row 3, columns 0-12 ("MISHIMASH +10")
+    status: str  # row 3, columns 14-23 ("PECH!", "ONGELDIG", "BEWAARD")
+
+
+def parse_turn_screen(rows):
+    r0, r1, r2, r3 = rows
+    if r0[12:14] != " W" or r2[:5] != "BEURT" or r2[12:16] != " TOT":
+        raise DriverError(f"not a turn screen: {rows!r}")
+    dice = []
+    for col in range(1, 12, 2):
+        if not r0[col].isdigit():
+            break
+        dice.append(int(r0[col]))
+    if r0[2 * len(dice) + 1:12].strip():
+        raise DriverError(f"dice row: {rows!r}")
+    chosen = tuple(i + 1 for i in range(6) if r1[2 * i + 1] == "^")
+    return Screen(rows=list(rows), dice=tuple(dice), chosen=chosen, roll=int(r0[14:17]),
+                  name=r0[22:24], label=r1[12:24].strip(), turn=_number(r2[5:12]),
+                  total=_number(r2[16:24]), bonus_message=r3[:13].strip(),
+                  status=r3[14:24].strip())
+
+
+class Mishimash:
+    def __init__(self, machine):
+        self.m = machine
+        self.lines = []
+        self.pending = None  # dice for the next roll (force)
+        self.beeps = 0  # BEEP sounds heard during the last key()
+        self.times = {"shown": [], "ready": []}  # ENTER/turn start -> dice shown / ready
+
+    # -- program and memory --------------------------------------------------------------
+    def load(self):
+        self.m.load_program(tokenize(SOURCE.read_text(encoding="utf-8")))
+        self._index_lines()
+
+    def _index_lines(self):
+        m = self.m
+        addr = m.peek_word(PROGRAM_START) + 1
+        self.lines = []
+        while m.peek(addr) != 0xFF:
+            number = m.peek(addr) << 8 | m.peek(addr + 1)
+            end = addr + 3 + m.peek(addr + 2)
+            self.lines.append((addr, end, number))
+            addr = end
+
+    def current_line(self):
+        ptr = self.m.peek_word(LINE_POINTER)
+        for start, end, number in self.lines:
+            if start <= ptr < end:
+                return number
+        return None
+
+    def peek_var(self, letter):
+        addr = fixed_address(letter)
+        return decode_number(self.m.peek(addr + i) for i in range(8))
+
+    def poke_var(self, letter, value):
+        addr = fixed_address(letter)
+        for i, byte in enumerate(encode_number(value)):
+            self.m.poke(addr + i, byte)
+
+    def screen(self):
+        return self.m.screen_text()
+
+    def turn_screen(self):
+        return parse_turn_screen(self.screen())
+
+    # -- time and keys -------------------------------------------------------------------
+    def run_until(self, predicate, timeout, what, step=STEP):
+        m = self.m
+        deadline = m.emulated_seconds + timeout
+        while not predicate():
+            if m.emulated_seconds > deadline:
+                raise DriverError(f"timeout ({timeout} s) waiting for {what}; line "
+                                  f"{self.current_line()}; screen {self.screen()}")
+            if step == STEP:
+                m.run_for(step)
+            else:
+                m.run_cycles(step)
+
+    def _errored(self):
+        return any("ERROR" in row for row in self.screen())
+
+    def check_error(self):
+        if self._errored():
+            raise DriverError(f"BASIC error: {self.screen()}")
+
+    def wait_ready(self, timeout=15.0, forcing=True):
+        """Run until the program waits in an INKEY$ loop (forcing the pending dice on the
+        way if a roll comes first, and then insisting that it did)."""
+        start = self.m.emulated_seconds
+
+        def ready():
+            if forcing and self.pending is not None and self.current_line() in ROLL_LINES:
+                self._poke_pending(start)
+            if self.current_line() not in KEY_LINES:
+                return False
+            self.m.run_for(0.02)
+            return self.current_line() in KEY_LINES
+        self.run_until(lambda: ready() or self._errored(), timeout, "an INKEY$ loop")
+        self.check_error()
+        if forcing and self.pending is not None:
+            raise DriverError(f"forced dice {self.pending} were not rolled")
+        self.times["ready"].append(self.m.emulated_seconds - start)
+
+    def _poke_pending(self, start):
+        self.run_until(lambda: self.current_line() == POKE_LINE, 2.0, "the line after the roll",
+                       step=FINE_STEP)
+        for letter, value in zip("ABCDEF", self.pending):
+            self.poke_var(letter, value)
+        self.pending = None
+        self.run_until(lambda: self.current_line() == SHOWN_LINE, 2.0, "the dice shown")
+        self.times["shown"].append(self.m.emulated_seconds - start)
+
+    def force(self, dice):
+        """The next roll comes out as `dice` (as many as the program rolls)."""
+        self.pending = tuple(dice)
+
+    def key(self, key, wait=True, hold_after_read=0.03):
+        """Press `key` when the program waits for it, hold it until it is read, release it,
+        then run until the program waits again (unless wait=False). self.beeps: the number
+        of BEEP tones the key caused (1 for an accepted key, 2 for a refused action)."""
+        m = self.m
+        self.wait_ready(forcing=False)
+        m.buzzer.take_transitions(m.now())
+        m.press(key)
+        self.run_until(lambda: self.current_line() not in KEY_LINES, 1.0, f"key {key} to be read")
+        m.run_for(hold_after_read)
+        m.release(key)
+        if wait:
+            self.wait_ready()
+        self.beeps = count_beeps(m.buzzer.take_transitions(m.now()))
+
+    def type_input(self, text):
+        self.m.type_keys(text + "{ENTER}")
+
+    def start(self, names, target=None, first_dice=None):
+        """DEF X, the number of players, the names, the target (None: ENTER alone, the
+        default 1000); returns when the first roll is shown and the program waits."""
+        m = self.m
+        m.type_keys("{DEF}X")
+        m.key_wait_ready()
+        if not self.screen()[0].startswith("AANTAL SPELERS?"):
+            raise DriverError(f"no player-count prompt: {self.screen()}")
+        self.type_input(str(len(names)))
+        for number, name in enumerate(names, start=1):
+            m.key_wait_ready()
+            rows = self.screen()
+            if rows[0].strip() != f"SPELER {number}" or not rows[1].startswith("NAAM?"):
+                raise DriverError(f"no name prompt for player {number}: {rows}")
+            self.type_input(name)
+        m.key_wait_ready()
+        if not self.screen()[0].startswith("DOEL (1000)?"):
+            raise DriverError(f"no target prompt: {self.screen()}")
+        if first_dice is not None:
+            self.force(first_dice)
+        self.type_input("" if target is None else str(target))
+        self.wait_ready()
+
+    def free_memory(self):
+        """MEM typed in RUN mode (the program must have ended)."""
+        m = self.m
+        m.type_keys("{CLS}MEM{ENTER}")
+        m.run_for(0.3)
+        for row in self.screen():
+            text = row.strip().rstrip(".")
+            if text.isdigit():
+                return int(text)
+        raise DriverError(f"no MEM result: {self.screen()}")
+
+
+def count_beeps(transitions, gap_cycles=2_000):
+    """Group buzzer transitions (cycle stamps) into tones separated by silent gaps."""
+    stamps = [t[0] if isinstance(t, tuple) else t for t in transitions]
+    if not stamps:
+        return 0
+    tones = 1
+    for before, after in zip(stamps, stamps[1:]):
+        if after - before > gap_cycles:
+            tones += 1
+    return tones

@@ -1,0 +1,365 @@
+"""Yahtzee games on the firmware engine (the real ROM running basic_src/yahtzee.bas, loaded
+together with basic_src/kniffel.bas on a 16 KB card).
+
+Every turn the dice, the game/turn/roll labels, the name, both box rows, the difference sum
+and the score are read off the LCD text and checked against yahtzee_model; the "?" row's
+messages (+100, JOKER, BEZET) too. The dice are poked into the fixed variables A-E (see
+yahtzee_driver.py) to force the cases; a few turns also roll again with keys 1-5.
+
+To keep the runtime down, the five-game match and the high-score games are short: the
+turn counter R is poked to 13 (or 12) at the start of each game, so a game ends after one
+(or two) rounds; the full 13-round game is the scripted two-player game.
+"""
+
+import pytest
+
+import yahtzee_model as ym
+
+yd = pytest.importorskip("yahtzee_driver", exc_type=ImportError)
+
+pytestmark = [pytest.mark.rom, pytest.mark.slow]
+
+MAX_REROLL_S = 1.0  # ENTER -> new dice on the display
+MAX_NEXT_TURN_S = 2.0  # box chosen -> the next first roll (row 1) on the display
+EMPTY = ("--", 0)
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+@pytest.fixture
+def game(rom_dir):
+    machine = yd.boot(rom_dir, card_kb=yd.CARD_KB)
+    y = yd.Yahtzee(machine)
+    y.load()
+    return y
+
+
+def key_for(box):
+    return ym.BOX_KEYS[ym.BOXES.index(box)]
+
+
+def check_turn_start(screen, player, game_number):
+    assert screen.name == player.name, screen.rows
+    assert screen.game == game_number, screen.rows
+    assert screen.roll == 1, screen.rows
+    assert all(d in range(1, 7) for d in screen.dice), screen.rows
+    assert screen.upper_row == player.upper_row(), (screen.rows, player.upper_row())
+    assert screen.difference_sum == player.difference_sum, screen.rows
+    assert screen.lower_row == player.lower_row(), (screen.rows, player.lower_row())
+    assert screen.score == player.total, (screen.rows, player.total)
+    assert not screen.prompt and screen.message == "", screen.rows
+
+
+def expected_message(player, dice):
+    words = []
+    if player.bonus_due(dice):
+        words.append("+100")
+    if player.joker(dice):
+        words.append("JOKER")
+    return " ".join(words)
+
+
+def scored_turn(y, player, box, dice, game_number, refuse=None, reroll=(), timing=True):
+    """One turn with the dice poked: optionally roll the dice `reroll` again first (checking
+    the kept ones), then poke `dice`, ENTER (the "?"), optionally a used box (refused), the
+    box. Checks the screen at the start and at the "?". Returns the points of the box."""
+    screen = y.game_screen()
+    check_turn_start(screen, player, game_number)
+    if reroll:
+        for position in reroll:
+            y.key(str(position))
+            assert y.beeped and y.game_screen().dice[position - 1] is None
+        y.key("ENTER", timing="reroll")
+        after = y.game_screen()
+        assert after.roll == 2
+        for i in range(5):
+            if i + 1 not in reroll:
+                assert after.dice[i] == screen.dice[i], (screen.rows, after.rows)
+    y.wait_ready()
+    y.poke_dice(dice)
+    y.key("ENTER", timing="prompt")
+    assert y.beeped
+    prompt = y.game_screen()
+    assert prompt.prompt and prompt.message == expected_message(player, dice), prompt.rows
+    if refuse:
+        y.key(key_for(refuse))
+        assert y.beeped
+        refused = y.game_screen()
+        assert refused.prompt and refused.message.endswith("BEZET"), refused.rows
+        assert refused.score == player.total
+    points = player.book(box, dice)
+    y.key(key_for(box), timing="next_turn" if timing else None)
+    assert y.beeped
+    return points
+
+
+def check_end_screen(y, players, match, final):
+    """Game scores and match totals, and the (game or overall) winner on row 4."""
+    rows = y.screen()
+    for i, player in enumerate(players):
+        row, col = divmod(12 * i, 24)
+        assert rows[row][col:col + 11] == f"{player.name}{player.total:4d}{match.totals[i]:5d}", rows
+    values = match.totals if final else [p.total for p in players]
+    best = ym.winners(values)
+    names = " ".join(players[i].name for i in best)
+    if len(best) > 1:
+        expected = f"GELIJK: {names}"
+    else:
+        expected = f"{'EINDWINNAAR' if final else 'WINNAAR'}: {names}"
+    assert rows[3] == expected.ljust(24), rows
+
+
+def check_times(y):
+    assert y.times["next_turn"], y.times
+    assert max(y.times["next_turn"]) <= MAX_NEXT_TURN_S, y.times["next_turn"]
+    assert max(y.times["reroll"], default=0) <= MAX_REROLL_S, y.times["reroll"]
+
+
+def check_hiscore_screen(y, entries, place):
+    rows = y.screen()
+    assert rows[0].startswith("TOP 10"), rows
+    for i, (name, value) in enumerate(entries, start=1):
+        row, col = divmod(8 * i, 24)
+        assert rows[row][col:col + 7] == f"{name}{value:5d}", (i, rows)
+    tail = rows[3][16:]
+    assert tail == (f"NR{place + 1:3d}" if place is not None else "").ljust(8), rows
+
+
+# -- the scripted two-player game ---------------------------------------------------------
+
+# (box, dice, options). AB fills the jahtzy box with 50 and gets the bonus three times
+# (in an upper box, as a joker, and once without the joker's precondition); CD crosses the
+# jahtzy box out (0): its later jahtzies give no bonus, but the joker still works.
+SCRIPT_AB = [
+    ("JA", (3, 3, 3, 3, 3), {}),
+    ("FH", (4, 4, 4, 4, 4), {}),  # +100; box 4 open: no joker, FH 0
+    ("3", (3, 3, 3, 3, 3), {"refuse": "JA"}),  # +100 in the upper box (15, +6)
+    ("KS", (3, 3, 3, 3, 3), {}),  # +100, joker: KS 30
+    ("6", (6, 6, 6, 2, 2), {"reroll": (4, 5)}),
+    ("5", (5, 5, 5, 5, 1), {}),
+    ("4", (4, 4, 4, 1, 2), {}),
+    ("GS", (6, 6, 6, 6, 6), {}),  # +100, joker: GS 40
+    ("2", (2, 2, 2, 1, 3), {}),  # upper 71: bonus 35
+    ("1", (1, 1, 1, 2, 3), {}),
+    ("DG", (2, 2, 2, 5, 6), {"reroll": (1, 2, 3, 4, 5)}),
+    ("VG", (1, 2, 3, 4, 6), {}),  # 0
+    ("KA", (6, 5, 4, 3, 3), {}),
+]
+SCRIPT_CD = [
+    ("KA", (1, 2, 3, 4, 6), {}),
+    ("JA", (1, 2, 3, 4, 5), {}),  # jahtzy box crossed out: 0
+    ("5", (5, 5, 5, 5, 5), {}),  # no bonus (JA holds 0); box 5 was open: no joker
+    ("FH", (5, 5, 5, 5, 5), {}),  # joker: FH 25, still no bonus
+    ("GS", (2, 2, 2, 2, 2), {}),  # box 2 open: no joker, GS 0
+    ("2", (2, 2, 3, 3, 1), {}),
+    ("KS", (3, 4, 5, 6, 6), {}),
+    ("1", (1, 1, 2, 3, 4), {}),
+    ("3", (3, 3, 1, 2, 4), {}),
+    ("4", (4, 4, 4, 4, 2), {}),
+    ("6", (6, 1, 2, 3, 4), {}),
+    ("DG", (2, 2, 3, 3, 1), {}),  # 0
+    ("VG", (5, 5, 5, 5, 5), {}),  # joker shown (box 5 filled), VG counts the sum: 25
+]
+
+
+def test_script_covers_the_rules():
+    ab, cd = ym.Player("AB"), ym.Player("CD")
+    for player, script in ((ab, SCRIPT_AB), (cd, SCRIPT_CD)):
+        for box, dice, _ in script:
+            player.book(box, dice)
+        assert player.finished
+    assert ab.jahtzy_bonus == 400 and cd.jahtzy_bonus == 0
+    assert ab.points["FH"] == 0 and ab.points["KS"] == 30 and ab.points["GS"] == 40
+    assert cd.points["FH"] == 25 and cd.points["GS"] == 0 and cd.points["JA"] == 0
+    assert ab.bonus == 35 and cd.bonus == 0
+    assert ab.difference_sum == 74 - 63 and cd.difference_sum == 59 - 63
+    assert ab.total > cd.total
+
+
+def test_scripted_two_player_game(game):
+    y = game
+    y.start(["AB", "CD"])
+    players = [ym.Player("AB"), ym.Player("CD")]
+    match = ym.Match(["AB", "CD"])
+    for rnd in range(ym.ROUNDS):
+        for player, script in zip(players, (SCRIPT_AB, SCRIPT_CD)):
+            box, dice, options = script[rnd]
+            assert y.game_screen().round == rnd + 1
+            last = rnd == ym.ROUNDS - 1 and player is players[1]
+            scored_turn(y, player, box, dice, 1, timing=not last, **options)
+    y.wait_ready()
+    match.add_game([p.total for p in players])
+    check_end_screen(y, players, match, final=False)
+    assert y.screen()[3].startswith("WINNAAR: AB")
+    y.key("ENTER")  # game 2 of the match starts with fresh score cards
+    fresh = [ym.Player("AB"), ym.Player("CD")]
+    check_turn_start(y.game_screen(), fresh[0], 2)
+    check_times(y)
+    print(f"\nnext turn {min(y.times['next_turn']):.2f}-{max(y.times['next_turn']):.2f} s, "
+          f"reroll {min(y.times['reroll']):.2f}-{max(y.times['reroll']):.2f} s, "
+          f"prompt {min(y.times['prompt']):.2f}-{max(y.times['prompt']):.2f} s")
+
+
+def test_die_keys_and_third_roll(game):
+    y = game
+    y.start(["XY"])
+    screen = y.game_screen()
+    assert tuple(y.peek_digit(letter) for letter in "ABCDE") == screen.dice
+    y.key("7")  # not a die: ignored
+    assert not y.beeped
+    y.key("2")
+    y.key("2")  # again: still chosen, no correction
+    assert y.beeped and y.game_screen().dice[1] is None
+    y.key("ENTER", timing="reroll")
+    second = y.game_screen()
+    assert second.roll == 2 and second.dice[0] == screen.dice[0] and second.dice[2:] == screen.dice[2:]
+    y.key("1")
+    y.key("ENTER", timing="reroll")
+    third = y.game_screen()
+    assert third.roll == 3 and third.prompt  # the "?" comes by itself after roll 3
+    y.key("ENTER")  # not a box key
+    assert not y.beeped and y.game_screen().prompt
+    player = ym.Player("XY")
+    points = player.book("KA", third.dice)
+    y.key("C")  # the second key of kans
+    assert y.beeped
+    check_turn_start(y.game_screen(), player, 1)
+    assert points == sum(third.dice)
+    check_times(y)
+
+
+# -- a five-game match (short games) --------------------------------------------------------
+
+# one KA turn per player and game: game winners CD, tie, AB, AB, CD; overall AB
+MATCH_DICE = [
+    ((6, 6, 5, 5, 4), (6, 6, 6, 5, 5)),
+    ((4, 4, 4, 4, 4), (5, 5, 5, 3, 2)),
+    ((6, 6, 6, 6, 5), (1, 1, 2, 2, 3)),
+    ((6, 5, 4, 3, 2), (1, 2, 3, 4, 6)),
+    ((1, 1, 1, 1, 2), (2, 2, 2, 3, 3)),
+]
+
+
+def test_match_script():
+    match = ym.Match(["AB", "CD"])
+    for ab, cd in MATCH_DICE:
+        match.add_game([sum(ab), sum(cd)])
+    assert [ym.winners(g) for g in match.games] == [[1], [0, 1], [0], [0], [1]]
+    assert match.finished and match.winners() == [0]
+
+
+def test_five_game_match_names_the_overall_winner(game):
+    y = game
+    free_after_load = y.free_memory()
+    y.start(["AB", "CD"])
+    match = ym.Match(["AB", "CD"])
+    for number, dice_pair in enumerate(MATCH_DICE, start=1):
+        y.wait_ready()
+        y.poke_int("R", 13)  # the last round: the game ends after this one
+        players = [ym.Player("AB"), ym.Player("CD")]
+        for player, dice in zip(players, dice_pair):
+            scored_turn(y, player, "KA", dice, number, timing=player is players[0])
+        y.wait_ready()
+        match.add_game([p.total for p in players])
+        check_end_screen(y, players, match, final=number == ym.GAMES)
+        y.key("ENTER")
+    assert match.finished
+    assert y.screen()[0].startswith("NIEUWE WEDSTRIJD? J/N")
+    y.key("X")
+    assert y.screen()[0].startswith("NIEUWE WEDSTRIJD? J/N")
+    y.key("N", wait=False)
+    y.m.key_wait_ready()
+    y.check_error()
+    free_at_end = y.free_memory()
+    print(f"\nMEM (16 KB card, kniffel.bas + yahtzee.bas): {free_after_load} after load, "
+          f"{free_at_end} after a two-player match")
+    assert free_at_end > 6000
+    check_times(y)
+
+
+# -- the high-score list -----------------------------------------------------------------
+
+PRESET = [("AA", 60), ("BB", 50), ("CC", 45), ("DD", 45), ("EE", 40),
+          ("FF", 35), ("GG", 30), ("HH", 25), ("II", 20), ("JJ", 10)]
+# (rounds played, [(box, dice), ...]): 50 ties BB (goes below), 9 is too low, 29 enters
+# at place 9, 80 (two rounds) goes to the top
+HISCORE_GAMES = [
+    (1, [("JA", (4, 4, 4, 4, 4))]),
+    (1, [("KA", (1, 1, 2, 2, 3))]),
+    (1, [("KA", (6, 6, 6, 6, 5))]),
+    (2, [("JA", (2, 2, 2, 2, 2)), ("KA", (6, 6, 6, 6, 6))]),
+]
+
+
+def test_hiscore_model_orders_like_the_program():
+    table = ym.HighScores(PRESET)
+    places = []
+    for _, turns in HISCORE_GAMES:
+        player = ym.Player("HS")
+        for box, dice in turns:
+            player.book(box, dice)
+        places.append(table.insert("HS", player.total))
+    assert places == [2, None, 8, 0]
+    assert table.entries[0] == ("HS", 80) and len(table.entries) == 10
+
+
+def test_fresh_list_is_empty_and_shown_with_0(game):
+    y = game
+    assert y.hiscores() == [EMPTY] * 10
+    y.m.type_keys("{DEF}J")
+    y.m.key_wait_ready()
+    y.type_input("0")
+    y.wait_ready()
+    check_hiscore_screen(y, [EMPTY] * 10, None)
+    y.key("ENTER", wait=False)
+    y.m.key_wait_ready()
+    assert y.screen()[0].startswith("AANTAL SPELERS?"), y.screen()
+
+
+def test_hiscores_ordered_and_kept_across_clear_and_power_off(game, rom_dir):
+    y = game
+    y.set_hiscores(PRESET)
+    y.start(["HS"])
+    table = ym.HighScores(PRESET)
+    match = ym.Match(["HS"])
+    for number, (rounds, turns) in enumerate(HISCORE_GAMES, start=1):
+        y.wait_ready()
+        y.poke_int("R", 14 - rounds)
+        player = ym.Player("HS")
+        for box, dice in turns:
+            scored_turn(y, player, box, dice, number, timing=False)
+        y.wait_ready()
+        match.add_game([player.total])
+        check_end_screen(y, [player], match, final=False)
+        y.key("ENTER")
+        place = table.insert("HS", player.total)
+        check_hiscore_screen(y, table.entries, place)
+        assert y.hiscores() == table.entries
+        y.key("ENTER")
+    # Stop the program, start Kniffel (its CLEAR erases all variables), stop it, switch off.
+    m = y.m
+    m.tap("BRK")
+    m.run_for(0.3)
+    m.type_keys("{CLS}{DEF}K")
+    m.key_wait_ready()
+    assert m.screen_text()[0].startswith("ANZAHL SPIELER?"), m.screen_text()
+    m.tap("BRK")
+    m.run_for(0.3)
+    m.tap("OFF")
+    m.run_for(0.3)
+    assert m.off
+    card, state = m.card_data(), m.power_state()
+    # A new machine from the saved card and power-off state; ON, then DEF J and 0.
+    other = yd.PC1360(rom_dir=rom_dir, card_kb=yd.CARD_KB, card_data=card)
+    other.resume(state)
+    again = yd.Yahtzee(other)
+    again.lines = y.lines
+    other.tap("BRK")
+    other.run_for(0.3)
+    assert again.hiscores() == table.entries
+    other.type_keys("{CLS}{DEF}J")
+    other.key_wait_ready()
+    assert other.screen_text()[0].startswith("AANTAL SPELERS?"), other.screen_text()
+    again.type_input("0")
+    again.wait_ready()
+    check_hiscore_screen(again, table.entries, None)
