@@ -26,7 +26,7 @@ from dataclasses import dataclass
 # The state cells a generated function may assign (declared nonlocal when they appear).
 ASSIGNED = ("p", "q", "r", "dp", "c", "z", "d", "cycles")
 # Every name the factory defines: the builder must provide a cell for each one used.
-CELLS = ASSIGNED + ("mem", "iram", "bus", "write_floor", "end", "undocumented")
+CELLS = ASSIGNED + ("mem", "iram", "bus", "write_floor", "end", "undocumented", "bank")
 _PLACEHOLDER = re.compile(r"\b(n1|n2|n3|PC|NEXT)\b")
 _WORD = re.compile(r"\b[a-z_][a-z0-9_]*\b")
 
@@ -72,7 +72,7 @@ def _subst(text, values):
     return _PLACEHOLDER.sub(lambda m: values[m.group(1)], text)
 
 
-def _emit_lines(out, lines, values, indent, pending=0):
+def _emit_lines(out, lines, values, indent, pending=0, after_bus=()):
     pad = " " * indent
     for line in lines:
         body = line.lstrip()
@@ -83,7 +83,10 @@ def _emit_lines(out, lines, values, indent, pending=0):
                 out.append(f"{pad}{lead}cycles += {pending}")
                 out.append(f"{pad}{lead}{_subst(body, values)}")
                 out.append(f"{pad}{lead}cycles -= {pending}")
-                continue
+            else:
+                out.append(f"{pad}{lead}{_subst(body, values)}")
+            out += [f"{pad}{lead}{extra}" for extra in after_bus]
+            continue
         out.append(f"{pad}{lead}{_subst(body, values)}")
 
 
@@ -161,7 +164,7 @@ def handler_codes(ops, sems):
 
 # ---- translated blocks ------------------------------------------------------------------
 
-MAX_INSTRUCTIONS = 64  # per block, over all its paths: the ROM's runs, short to compile
+MAX_INSTRUCTIONS = 48  # per block, over all its paths: the ROM's runs, short to compile
 TAKEN_SHARE = 2  # a taken branch's path gets at most 1/TAKEN_SHARE of what is left
 
 
@@ -170,9 +173,10 @@ class _Translation:
     sides of branches until it leaves (a return to a PC the run loop looks up anew). A
     path back to the entry loops inside the block; every pass starts with the guard."""
 
-    def __init__(self, mem, entry, allowed, ops, sems, stop_on_bus_write):
+    def __init__(self, mem, entry, allowed, ops, sems, stop_on_bus_write, bank):
         self.mem, self.entry, self.allowed = mem, entry, allowed
         self.ops, self.sems, self.stop_on_bus_write = ops, sems, stop_on_bus_write
+        self.bank = bank
         self.left = MAX_INSTRUCTIONS
 
     def usable(self, pc, seen):
@@ -209,8 +213,14 @@ class _Translation:
             for k in (1, 2, 3):
                 values[f"n{k}"] = str(self.mem[pc + k]) if k < o.length else "None"
             code = [pad + line for line in sem.code]
-            _emit_lines(out, code, values, 0, pending)
             nxt = pc + o.length
+            # A write that ends the instruction may switch the ROM bank: the path goes on
+            # only while the bank it was translated for is still mapped.
+            bank_check = (self.stop_on_bus_write and sem.kind == "seq" and not sem.selfcycles
+                          and sem.code and sem.code[-1].lstrip().startswith("@bus.write"))
+            after_bus = (f"if bank != {self.bank!r}:", f"    cycles += {pending + o.cycles}",
+                         f"    return {nxt}") if bank_check else ()
+            _emit_lines(out, code, values, 0, pending, after_bus)
             if sem.kind == "branch":
                 target = eval(_subst(sem.target, values), {})
                 out.append(f"{pad}if {_subst(sem.cond, values)}:")
@@ -242,7 +252,8 @@ class _Translation:
                 self.leave(out, pad + "    ", pending, "npc")
                 continue
             pc = nxt
-            ends = sem.block == "end" or (self.stop_on_bus_write and sem.writes_bus())
+            ends = sem.block == "end" or (self.stop_on_bus_write and sem.writes_bus()
+                                          and not bank_check)
             if ends and not sem.selfcycles:
                 self.leave(out, pad, pending, pc)
                 return guard
@@ -339,13 +350,15 @@ def _drop_dead_stores(lines):
     return _flatten(_prune(nodes, set(_REGISTERS))[0], [])
 
 
-def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write):
+def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write, bank=None):
     """Source lines of a block function running from `entry`, or None if the instruction
     there cannot start one. `allowed(addr)` says whether an address holds immutable code
     this block may include (checked for every byte of every instruction).
     `stop_on_bus_write`: a bus write may change the code the block runs (a ROM bank
-    switch), so a path ends after an instruction that may make one."""
-    t = _Translation(mem, entry, allowed, ops, sems, stop_on_bus_write)
+    switch): a path ends after an instruction that may make one, or for a write that
+    ends its instruction, checks that `bank` (the cell the engine names the bank in)
+    still holds the given value."""
+    t = _Translation(mem, entry, allowed, ops, sems, stop_on_bus_write, bank)
     if not t.usable(entry, frozenset()):
         return None
     body = []

@@ -34,18 +34,16 @@ class FirmwareEngine:
     def _track_rom_bank(self, bus):
         """The ROM is code that never changes, so the CPU may translate it into blocks: the
         internal ROM for good, the bank window per bank (named on every switch)."""
-        cpu = self.cpu
-        cpu.set_code_regions(CODE_FIXED, CODE_WINDOW)
-        select_bank = bus.select_bank
+        self.cpu.set_code_regions(CODE_FIXED, CODE_WINDOW)
+        select_bank, name_bank = bus.select_bank, self.cpu.set_code_bank
 
         def select_and_name(bank):
             select_bank(bank)
-            cpu.code_bank = bus.bank
+            name_bank(bus.bank)
         bus.select_bank = select_and_name
 
     def run(self, cycles):
-        if self.cpu.code_bank != self.machine.bus.bank:  # a restored state, or a reset
-            self.cpu.code_bank = self.machine.bus.bank
+        self.cpu.set_code_bank(self.machine.bus.bank)  # a no-op unless a state was restored
         self._run_start = self.cpu.cycles
         ran = self.cpu.run(cycles)
         # Between runs the machine's count is exact by itself: progress() must say 0 then,

@@ -27,6 +27,7 @@ REGIONS = (
     (0x8000, 0xFFFF, "card", "RAM card, slot S1 (S2 when FO bit 2 is set)"),
 )
 
+LCD_FIRST, LCD_LAST = 0x2800, 0x33FF  # the "lcd" region of REGIONS
 BANK_WINDOW = 0x4000
 BANK_SIZE = 0x4000
 CARD_WINDOW = 0x8000
@@ -73,6 +74,20 @@ class Bus:
         self.slot = 0
         self._map_card()
         self.reset()
+        self.write = self._fast_write()
+
+    def _fast_write(self):
+        """`write` as a closure: the firmware's system variables live in the LCD region, so
+        its mirrored store is made here without the page table's second call."""
+        mem, pages = self.mem, self._pages
+
+        def write(addr, value):
+            if LCD_FIRST <= addr <= LCD_LAST:
+                mem[addr] = value
+                mem[addr ^ 0x100] = value
+            else:
+                pages[addr >> 8](addr, value)
+        return write
 
     def reset(self):
         """Latches and ports at their reset values; memory contents are kept (CMOS)."""
@@ -96,6 +111,8 @@ class Bus:
         return CARD_WINDOW if self.card_sizes[self.slot] == 0x8000 else 0x10000
 
     def write(self, addr, value):
+        """A CPU write below the write floor (the instance's `write`, set in __init__, does
+        the same faster)."""
         self._pages[addr >> 8](addr, value)
 
     def _drop(self, addr, value):

@@ -46,7 +46,7 @@ IMPLEMENTATIONS = {**cpu_ops_move.SEMS, **cpu_ops_flow.SEMS, **cpu_ops_alu.SEMS,
                    **cpu_ops_block.SEMS}
 SEMS = [IMPLEMENTATIONS[o.mnemonic](o) for o in OPS]
 _HANDLER_CODES = handler_codes(OPS, SEMS)
-HOT = 16  # runs of an entry point in ROM before it is translated into a block
+HOT = 64  # runs of an entry point in ROM before it is translated into a block
 
 # State cells exposed as attributes, with the mask applied on assignment.
 _STATE = {"p": 0x7F, "q": 0x7F, "r": 0x7F, "dp": 0xFFFF, "pc": 0xFFFF, "c": 1, "z": 1,
@@ -77,13 +77,14 @@ def _build(cpu, mem, iram, bus):
     cycles = 0
     write_floor = 0
     end = 0  # the running budget's end, which a block's guard compares with
+    bank = None  # the bank named for the code window (a block checks it after a bus write)
     undocumented = cpu.undocumented
 
     def cells():
         # Only its closure matters: it holds every state cell for the shell's properties
         # and for the generated functions.
         return (p, q, r, dp, reg_pc, c, z, d, cycles, write_floor, end, bus, mem, iram,
-                undocumented)
+                undocumented, bank)
 
     cellmap = dict(zip(cells.__code__.co_freevars, cells.__closure__))
     dispatch = [bind(code, cellmap) for code in _HANDLER_CODES]
@@ -109,27 +110,30 @@ def _build(cpu, mem, iram, bus):
         else:
             def allowed(addr):
                 return fixed[0] <= addr < fixed[1]
-        lines = block_source(mem, pc, allowed, OPS, SEMS, in_window)
+        lines = block_source(mem, pc, allowed, OPS, SEMS, in_window, bank)
         block = bind(block_code(lines), cellmap) if lines else None
         pages[pc >> 8][pc & 0xFF] = block
         return block(pc) if block else None
 
     def fresh(first, stop):
-        return [[cold] * 256 for _ in range(first >> 8, stop >> 8)]
+        return [[cold] * 256 for _ in range(first >> 8, (stop + 0xFF) >> 8)]
 
     def set_code_regions(fixed, window):
+        nonlocal bank
+        bank = None
         code.update(fixed=fixed, window=window, bank=None, banks={}, hits={})
         pages[:] = [_NO_CODE] * 256
-        pages[fixed[0] >> 8:fixed[1] >> 8] = fresh(*fixed)
+        pages[fixed[0] >> 8:(fixed[1] + 0xFF) >> 8] = fresh(*fixed)
 
-    def set_code_bank(bank):
-        if bank != code["bank"]:
-            code["bank"] = bank
+    def set_code_bank(new):
+        nonlocal bank
+        if new != bank:
+            bank = code["bank"] = new
             first, stop = code["window"]
             banks = code["banks"]
-            if bank not in banks:
-                banks[bank] = fresh(first, stop)
-            pages[first >> 8:stop >> 8] = banks[bank]
+            if new not in banks:
+                banks[new] = fresh(first, stop)
+            pages[first >> 8:(stop + 0xFF) >> 8] = banks[new]
 
     def run(budget):
         nonlocal reg_pc, end
@@ -194,6 +198,8 @@ class SC61860:
         cellmap, hooks = _build(self, mem, self.iram, bus)
         self._run = hooks["run"]
         self._code = hooks
+        # set_code_bank(bank): name the bank in the window (see set_code_regions)
+        self.set_code_bank = hooks["set_code_bank"]
         self.implemented = frozenset(IMPLEMENTATIONS)
         renamed = {"reg_pc": "pc"}
         self._cells = {renamed.get(n, n): cell for n, cell in cellmap.items()}

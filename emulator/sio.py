@@ -84,9 +84,10 @@ class SerialPort:
 
     def set_format(self, fmt, flow_control=None):
         """A fresh line in `fmt` (what is queued either way is dropped, as when a cable is
-        plugged in anew); the pocket's handshake outputs are kept."""
-        keep = self.line.flow_control if flow_control is None else flow_control
-        self.line = SioPort(fmt, flow_control=keep)
+        plugged in anew); the pocket's handshake outputs and the host's readiness are kept."""
+        old = self.line
+        self.line = SioPort(fmt, old.flow_control if flow_control is None else flow_control)
+        self.line.host_ready = old.host_ready
         self.line.latch(self._latch, self.machine.now())
 
     @property

@@ -205,7 +205,10 @@ def _connect(machine, args):
             raise UsageError(f"--serial: {exc}") from None
         machine.sio.set_format(args.serial_format)
         machine.sio.connect(link)
-        print(f"pc1360: 15-pin serial port on {link.path}", file=sys.stderr)
+        note = ""
+        if args.serial == "pty":  # a pty has no modem lines for the rts handshake
+            note = " (a pseudo-terminal: use --handshake none with pc1360 send/receive)"
+        print(f"pc1360: 15-pin serial port on {link.path}{note}", file=sys.stderr)
     if args.tape:
         try:
             machine.cassette.insert_file(args.tape)

@@ -194,6 +194,10 @@ def power(a, b):
     if b == b.to_integral_value():
         return _HI.power(a, int(b)) if abs(b) < 1000000 else _HI.power(a, b)
     if a < 0:
+        # an odd root of a negative number is real: (-8)^(1/3) is -2 on the firmware
+        root = _STORE.divide(ONE, b)
+        if root == root.to_integral_value() and int(root) % 2:
+            return -_HI.power(-a, b)
         raise BasicError(CALC)
     return _HI.power(a, b)
 

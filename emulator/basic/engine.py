@@ -24,9 +24,10 @@ from pc1360.program import Line
 from pc1360.tokenizer import tokenize_line
 
 from . import bcd, font, output, statements  # noqa: F401  (registers the handlers)
-from .errors import OTHER, SYNTAX, BasicError
+from .errors import LINE, OTHER, SYNTAX, BasicError
 from .input import InputMixin
 from .interp import STATEMENTS, Interpreter
+from .program import MAX_LINE
 from .keycodes import CHARS, SHIFTED, inkey_code
 from .listview import ListMixin, has_colon, wrap_listing
 from .screen import COLS, ROWS, Screen
@@ -49,10 +50,11 @@ PROGRAM_ONLY = frozenset(CODES[name] for name in (
 STATEMENT_CODES = frozenset(STATEMENTS)
 
 # state() keeps these attributes of the engine, the interpreter and the screen.
-ENGINE_STATE = ("state", "mode", "line", "input_row", "last_result", "shift", "sml",
-                "def_key", "prev_keys", "delay_left", "entering", "tones", "wait_key", "input_items",
+ENGINE_STATE = ("state", "mode", "line", "input_row", "last_result", "last_shown", "shift",
+                "sml", "def_key", "prev_keys", "delay_left", "entering", "tones", "wait_key", "error_lock",
+                "input_items",
                 "input_prompt",
-                "input_keep", "clock", "list_addr")
+                "input_keep", "input_col", "clock", "list_addr")
 INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_pos",
                 "running", "pending", "jumped", "stopped_at", "angle", "wait", "using",
                 "cursor", "gcursor", "line_end", "trace", "aread")
@@ -84,15 +86,18 @@ class BuiltinEngine(InputMixin, ListMixin):
         self.line = bytearray()        # the line being typed
         self.input_row = None          # its first display row; None: not started
         self.last_result = None        # text of the last number result
+        self.last_shown = b""          # the last result on the display (for AREAD)
         self.shift = self.sml = self.def_key = False
         self.prev_keys = frozenset(self.machine.keyboard.pressed)
         self.delay_left = 0
         self.entering = False          # the DELAY is ENTER's: the typed line runs after it
         self.tones = []                # BEEP: the delay_left values at which tones start
         self.wait_key = "ENTER"        # the key that ends ENTER_WAIT (DOWN under TRON)
+        self.error_lock = False        # an error is shown: only CLS goes on
         self.input_items = []
         self.input_prompt = b""
         self.input_keep = True
+        self.input_col = 0             # INPUT after CURSOR x,y asks at column x
         self.list_addr = None
         self.interp.clear_run_state()
         self._display_on()
@@ -226,6 +231,8 @@ class BuiltinEngine(InputMixin, ListMixin):
         if not top:
             screen.next_line()
         screen.show_line(screen.row, b">")
+        for row in range(screen.row + 1, ROWS):     # the firmware clears below it
+            screen.clear_row(row)
         self.input_row = screen.row
         self.line.clear()
 
@@ -291,6 +298,13 @@ class BuiltinEngine(InputMixin, ListMixin):
             return
         if self.state in (RUNNING, DELAY):
             return
+        if self.error_lock:
+            # after an error only CLS (or UP in RUN mode) goes on, to a fresh `>`
+            if key == "CLS" or (key == "UP" and self.mode == RUN_MODE):
+                self.error_lock = False
+                self.screen.clear()
+                self._prompt(top=True)
+            return
         if key == "SHIFT":
             self.shift = not self.shift
             self.screen.set_symbol("SHIFT", self.shift)
@@ -300,7 +314,7 @@ class BuiltinEngine(InputMixin, ListMixin):
             self.screen.set_symbol("SML", self.sml)
             return
         if self.state == ENTER_WAIT:
-            if key == self.wait_key:
+            if key == self.wait_key or (key == "DOWN" and self.interp.trace):
                 self.state = RUNNING
             return
         if key == "DEF":
@@ -311,8 +325,7 @@ class BuiltinEngine(InputMixin, ListMixin):
         if self.def_key:
             self.def_key = False
             self.screen.set_symbol("DEF", False)
-            if code is not None and 0x41 <= code <= 0x5A:
-                self._def_start(code)
+            if code is not None and 0x41 <= code <= 0x5A and self._def_start(code):
                 return
         if self.state == INPUT:
             self._input_key(key, code)
@@ -411,14 +424,17 @@ class BuiltinEngine(InputMixin, ListMixin):
             self._show_error(err.code, 0)
 
     def _store_line(self, data, row):
+        text = data.lstrip(b" ")
+        digits = len(text) - len(text.lstrip(b"0123456789"))
+        if not 1 <= int(text[:digits]) <= MAX_LINE:
+            raise BasicError(LINE)                  # 0 and 65280 are ERROR 4
+        if not text[digits:].strip(b" :"):
+            self.interp.program.store(int(text[:digits]), b"")   # `20` ENTER deletes
+            self._prompt()
+            return
         try:
             line = tokenize_line(to_text(data))
         except FormatError:
-            text = data.lstrip(b" ")
-            digits = len(text) - len(text.lstrip(b"0123456789"))
-            if not text[digits:].strip(b" :"):
-                self.interp.program.store(int(text[:digits]), b"")   # `10` ENTER deletes
-                return
             raise BasicError(SYNTAX) from None
         self.interp.program.store(line.number, line.body)
         # the listing replaces what was typed
@@ -437,13 +453,18 @@ class BuiltinEngine(InputMixin, ListMixin):
         if code in STATEMENT_CODES:
             if self.mode == RUN_MODE and code in PROGRAM_ONLY:
                 raise BasicError(SYNTAX)
-            if code == CODES["LIST"] and self.mode == RUN_MODE:
+            # LIST and NEW belong to PRO mode, RUN to RUN mode: ERROR 9 elsewhere
+            if self.mode == RUN_MODE and code in (CODES["LIST"], CODES["NEW"]):
+                raise BasicError(OTHER)
+            if self.mode == PRO_MODE and code == CODES["RUN"]:
                 raise BasicError(OTHER)
             self.state = RUNNING
             return
         ref = self._assignment_target()
         if ref is None:
             value = interp.expression()
+            while interp.accept(0x2C):      # `1,2` shows the last value, as the firmware
+                value = interp.expression()
         else:
             interp.expect(0x3D)
             value = interp.expression()
@@ -455,6 +476,8 @@ class BuiltinEngine(InputMixin, ListMixin):
         if interp.peek() != 0x0D:
             raise BasicError(SYNTAX)
         interp.finish()
+        self.last_shown = value if isinstance(value, bytes) else \
+            bcd.format_number(value).encode("ascii")
         if isinstance(value, bytes):
             self.screen.clear()
             self.screen.show_line(0, value)
@@ -484,14 +507,17 @@ class BuiltinEngine(InputMixin, ListMixin):
     def _def_start(self, letter):
         """DEF + letter: run from the line labelled with that letter."""
         interp = self.interp
-        interp.aread = bytes(self.line)
         try:
             addr = interp.program.find_label(bytes([letter]))
-        except BasicError as err:
-            self._show_error(err.code, 0)
-            return
+        except BasicError:
+            return False                    # no such label: the letter is typed
+        # AREAD gets what the display holds: the typed line, else the last result
+        interp.aread = bytes(self.line) or self.last_shown
         if self.line and self.input_row is not None:
             self._show_rows(self.input_row, bytes(self.line))    # the cursor goes
+        elif self.input_row is not None:
+            self.screen.row = self.input_row    # the `>` stays; output goes below
+            self.screen.end_line()
         if self.state == INPUT:
             self.screen.end_line()          # the INPUT prompt stays, output goes below
         self.line.clear()
@@ -500,6 +526,7 @@ class BuiltinEngine(InputMixin, ListMixin):
         interp.vars.clear()
         interp.start_program(addr)
         self.state = RUNNING
+        return True
 
     # ------------------------------------------------------------ running
 
@@ -583,6 +610,7 @@ class BuiltinEngine(InputMixin, ListMixin):
         self._message(text)
 
     def _show_error(self, code, line):
+        self.error_lock = True
         self.interp.running = False
         self.interp.pending = None
         self.state = IDLE

@@ -36,7 +36,8 @@ _COMPARE = {
 }
 MAX_STRING = 80
 NEST_LIMIT = 16
-_VAL = re.compile(r" *([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:E[+-]?[0-9]+)?|&[0-9A-F]{1,4})")
+# VAL reads a decimal number only (VAL "&1F" is 0 on the firmware engine)
+_VAL = re.compile(r" *([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:E[+-]?[0-9]+)?)")
 
 
 def _number(value):
@@ -347,6 +348,8 @@ class Expressions:
         if mem[pos] in _NAME2:
             name += bytes([mem[pos]])
             pos += 1
+            while mem[pos] in _NAME2:       # ABC is AB (as on the firmware engine)
+                pos += 1
         is_str = mem[pos] == 0x24
         if is_str:
             pos += 1
@@ -396,9 +399,7 @@ class Expressions:
 
     def fn_rnd(self):
         limit = self._num(self.operand())
-        if limit <= 0:
-            raise BasicError(ILLEGAL)
-        fraction = self.random_fraction()
+        fraction = self.random_fraction()       # RND 0 and RND -1 give fractions too
         if limit < 1:
             return fraction
         return bcd.fit(Decimal(int(fraction * int(limit)) + 1))
@@ -408,7 +409,10 @@ class Expressions:
 
     def fn_point(self):
         x, y = self._paren_args(2)
-        return Decimal(self.screen.dot(to_int(x), to_int(y)))
+        x, y = to_int(x), to_int(y)
+        if not (0 <= x < 150 and 0 <= y < 32):
+            return Decimal(-1)                      # off the screen, as the firmware
+        return Decimal(self.screen.dot(x, y))
 
     def fn_inkey(self):
         code = self.inkey()
@@ -426,10 +430,8 @@ class Expressions:
         return _leading_number(text)
 
     def fn_chr(self):
-        code = self._num(self.operand())
-        if not 0 <= code < 256:
-            raise BasicError(OTHER)                 # ERROR 9, as the firmware gives
-        return bytes([int(code)])
+        # CHR$ 256 is CHR$ 0 (an empty-looking string) on the firmware engine
+        return bytes([to_int(self._num(self.operand())) & 0xFF])
 
     def fn_str(self):
         return bcd.str_number(self._num(self.operand())).encode("ascii")
@@ -448,7 +450,7 @@ class Expressions:
         text, length = self._paren_args(2)
         text = self._str(text)
         length = to_int(length, 0, 255)
-        return text[len(text) - length:] if length else b""
+        return text[max(0, len(text) - length):] if length else b""
 
     @staticmethod
     def _str(value):

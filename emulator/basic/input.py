@@ -21,10 +21,16 @@ class InputMixin:
         self.line.clear()
         self.state = INPUT
         screen = self.screen
-        screen.next_line()
         # a kept prompt shows the cursor after it; a `?` that the first key erases
         # shows alone (as the firmware engine shows both)
         cursor = bytes([CURSOR]) if self.input_keep else b""
+        if self.interp.cursor is not None:
+            # after CURSOR x,y the question is asked there (and CURSOR stays)
+            self.input_col, screen.row = self.interp.cursor
+            screen.write(screen.row, self.input_col, self.input_prompt + cursor)
+            return
+        self.input_col = 0
+        screen.next_line()
         screen.show_line(screen.row, self.input_prompt + cursor)
 
     def _input_key(self, key, code):
@@ -33,15 +39,21 @@ class InputMixin:
             return
         if self._edit(key, code):
             prompt = self.input_prompt if self.input_keep else b""
-            text = prompt + bytes(self.line) + bytes([CURSOR])
-            self.screen.show_line(self.screen.row, text[-COLS:])
+            self._input_show(prompt + bytes(self.line) + bytes([CURSOR]))
+
+    def _input_show(self, text):
+        screen = self.screen
+        if self.input_col:
+            screen.write(screen.row, self.input_col, text[-(COLS - self.input_col):])
+        else:
+            screen.show_line(screen.row, text[-COLS:])
 
     def _input_done(self):
         interp = self.interp
         _prompt, _keep, ref = self.input_items.pop(0)
         screen = self.screen
         prompt = self.input_prompt if self.input_keep or not self.line else b""
-        screen.show_line(screen.row, (prompt + bytes(self.line))[-COLS:])
+        self._input_show(prompt + bytes(self.line) + b" ")     # the cursor goes
         screen.end_line()
         data = bytes(self.line)
         self.line.clear()

@@ -53,7 +53,7 @@ class Interpreter(Expressions):
         self.wait = None            # PRINT display time in 1/64 s; None: until ENTER
         self.using = None           # the PRINT USING format in force
         self.cursor = None          # (col, row) after CURSOR x,y; None: scrolling output
-        self.gcursor = (0, 0)
+        self.gcursor = (0, 7)       # GPRINT's first column: x 0, dots 0-7
         self.line_end = (0, 0)      # where the last LINE ended
         self.trace = False
         self.aread = b""            # what the display held when DEF started the program
@@ -273,11 +273,9 @@ class Interpreter(Expressions):
     # ------------------------------------------------------------ FOR / NEXT
 
     def push_for(self, loop):
+        """A FOR goes on the stack even when its variable is there already: leaving
+        a loop by GOTO and entering it again six times is ERROR 5 on the firmware."""
         stack = self.for_stack
-        for i, entry in enumerate(stack):
-            if entry.ref == loop.ref:
-                del stack[i:]
-                break
         if len(stack) >= FOR_LIMIT:
             raise BasicError(NESTING)
         stack.append(loop)

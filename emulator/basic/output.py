@@ -38,7 +38,46 @@ _USING = CODES["USING"]
 
 # ---------------------------------------------------------------- PRINT
 
-def format_using(fmt, value):
+def set_using(it, fmt):
+    """USING "fmt": a format with `#` replaces the number format, one with `&` the
+    string format; the other stays (USING "##.#";1.25;USING "&&";"XYZ";7 shows
+    ` 1.2XY 7.0` on the firmware engine). USING alone forgets both."""
+    if fmt is None:
+        it.using = None
+        return
+    if not fmt or fmt.strip(b"#.&^") or fmt.count(b".") > 1:
+        raise BasicError(SYNTAX)            # USING "ABC", "#,###": ERROR 1
+    number, string = it.using or (None, None)
+    if b"#" in fmt:
+        number = fmt
+    if b"&" in fmt:
+        string = fmt
+    it.using = (number, string)
+
+
+def format_using(using, value):
+    fmt = using[1] if isinstance(value, bytes) else using[0]
+    if fmt is None:
+        return value if isinstance(value, bytes) else bcd.format_number(value).encode("ascii")
+    return _format_using(fmt, value)
+
+
+def _format_exponent(fmt, value):
+    """USING with `^`: one digit before the point, the format's decimals, then E and
+    a signed two-digit exponent (`##.##^` shows 1234.5 as ` 1.23E 03`)."""
+    places = fmt.partition(b".")[2].count(b"#")
+    if not value:
+        mantissa, exp = Decimal(0), 0
+    else:
+        exp = value.adjusted()
+        mantissa = value.scaleb(-exp)
+    cut = mantissa.quantize(Decimal(1).scaleb(-places), rounding=ROUND_DOWN)
+    digits = f"{abs(cut):f}".encode("ascii")
+    mark = b"-" if exp < 0 else b" "
+    return (b"-" if cut < 0 else b" ") + digits + b"E" + mark + b"%02d" % abs(exp)
+
+
+def _format_using(fmt, value):
     """PRINT USING: `#` places (the first one holds the sign), `.` the point, `&`
     string places; digits past the format are cut (12.345 in ###.## is 12.34); a
     number that does not fit is ERROR 7 (1.005 in #.##, -5 in #), as on the
@@ -46,8 +85,8 @@ def format_using(fmt, value):
     if isinstance(value, bytes):
         width = fmt.count(b"&") or len(value)
         return value[:width].ljust(width)
-    if b"#" not in fmt:
-        return bcd.format_number(value).encode("ascii")
+    if fmt.endswith(b"^"):
+        return _format_exponent(fmt, value)
     head, point, tail = fmt.partition(b".")
     places = tail.count(b"#")
     cut = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_DOWN)
@@ -66,7 +105,7 @@ def print_fields(it):
     open_end = False
     while not it.at_end():
         if it.accept_token(_USING):
-            it.using = it.string_literal() if it.peek() == 0x22 else None
+            set_using(it, it.string_literal() if it.peek() == 0x22 else None)
             it.accept(0x3B)
             continue
         value = it.expression()
@@ -106,10 +145,20 @@ def layout(segments, open_end=False):
 
 def show(it, text, open_end):
     """Put a PRINT line on the display: at the CURSOR position, or as the next line."""
+    text = text.replace(b"\x00", b"")      # a NUL takes no place (CHR$ 0)
     screen = it.screen
     if it.cursor is not None:
-        # at the CURSOR position, without clearing the line; output goes on below
+        # at the CURSOR position, without clearing the line, going on in the next
+        # rows (scrolling) if long; output goes on below
         col, row = it.cursor
+        while col + len(text) > COLS:
+            screen.write(row, col, text[:COLS - col])
+            text = text[COLS - col:]
+            col = 0
+            if row < ROWS - 1:
+                row += 1
+            else:
+                screen.scroll()
         screen.write(row, col, text)
         screen.row = row
         screen.end_line()
@@ -142,7 +191,7 @@ def show(it, text, open_end):
 def display_wait(it):
     """After PRINT: wait for ENTER, or WAIT n/64 seconds."""
     if it.wait is None:
-        it.pending = ("enter",)
+        it.pending = ("enter",)         # (under TRON, DOWN goes on too)
     elif it.wait:
         it.pending = ("delay", it.wait * WAIT_UNIT)
 
@@ -150,7 +199,12 @@ def display_wait(it):
 @statement("PRINT", cost=12400)
 def stmt_print(it):
     segments, open_end = print_fields(it)
-    show(it, layout(segments, open_end), open_end)
+    if segments == [[]]:
+        # PRINT alone shows nothing; it only closes a line left open by `;`
+        it.screen.col = 0
+    else:
+        # at a CURSOR position a lone number is not right-aligned
+        show(it, layout(segments, open_end or it.cursor is not None), open_end)
     # the firmware waits after `PRINT "A";` too; the next PRINT continues the line
     display_wait(it)
 
@@ -164,7 +218,7 @@ def stmt_pause(it):
 
 @statement("USING", cost=1500)
 def stmt_using(it):
-    it.using = None if it.at_end() else it.string()
+    set_using(it, None if it.at_end() else it.string())
 
 
 @statement("WAIT", cost=2000)
@@ -176,6 +230,7 @@ def stmt_wait(it):
 def stmt_cls(it):
     it.screen.clear()
     it.cursor = None
+    it.gcursor = (0, 7)         # GPRINT after CLS starts at the top left
 
 
 @statement("CURSOR", cost=6800)
@@ -246,7 +301,6 @@ def stmt_gcursor(it):
         y = to_int(it.number())
     it.gcursor = (x, y)
     set_word(it.mem, GRAPHIC_CURSOR, x)
-    display_wait(it)            # like PRINT: with no WAIT it waits for ENTER
     set_word(it.mem, GRAPHIC_CURSOR + 2, y)
 
 

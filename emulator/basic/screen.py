@@ -20,6 +20,7 @@ LINE_OFFSET = (0x00, 0x40, 0x1E, 0x5E)
 WIDTH, HEIGHT = 150, 32
 ROWS, COLS = 4, 24
 TEXT_BUFFER = 0xFD80
+TEXT_X0 = 6                 # the first dot column a text cell uses
 SYMBOL_BYTE = 0x303C
 SYMBOL_BITS = {"SHIFT": 0x01, "DEF": 0x02, "RUN": 0x10, "PRO": 0x20,
                "JAPAN": 0x40, "SML": 0x80}
@@ -69,18 +70,20 @@ class Screen:
         self.clear_row(row)
         self.write(row, COLS - len(data) if right else 0, data)
 
-    def clear_row(self, row):
+    def clear_row(self, row, first=TEXT_X0):
+        """Blank a text line: its cells and gaps, x 6-149 (the firmware leaves the
+        dots in columns 0-5, which text never uses)."""
         mem = self.mem
         base = TEXT_BUFFER + row * COLS
         mem[base:base + COLS] = b" " * COLS
-        for addr in LINE_COLUMNS[row]:
+        for addr in LINE_COLUMNS[row][first:]:
             mem[addr] = 0
             mem[addr + MIRROR] = 0
 
     def clear(self):
-        """Blank all four lines and home the output position."""
+        """Blank the whole display (CLS) and home the output position."""
         for row in range(ROWS):
-            self.clear_row(row)
+            self.clear_row(row, first=0)
         self.row = self.col = 0
         self.done = False
 

@@ -64,8 +64,8 @@ def stmt_on(it):
 
 @statement("IF", cost=1400)
 def stmt_if(it):
-    """IF c THEN line|statement, IF c GOTO line, IF c statement. A false condition
-    skips the rest of the line."""
+    """IF c THEN line|label|keyword statement, IF c GOTO line, IF c statement. A
+    false condition skips the rest of the line."""
     condition = it.expression()
     if isinstance(condition, bytes):
         raise BasicError(OTHER)
@@ -73,8 +73,9 @@ def stmt_if(it):
         it.skip_line()
         return
     if it.accept_token(_THEN):
-        byte = it.peek()
-        if byte == 0x1F or 0x30 <= byte <= 0x39 or byte == 0x22:
+        # after THEN a keyword starts a statement; anything else is a line number or
+        # label, so `THEN B=6` jumps to line (B=6): ERROR 4 on the firmware engine
+        if it.peek() != 0xFE:
             it.jump(it.target())
             return
     # run the statement after THEN (or after the condition) as a fresh statement
@@ -99,8 +100,10 @@ def stmt_for(it):
 
 @statement("NEXT", cost=2000)
 def stmt_next(it):
-    ref = None if it.at_end() else it.variable(create=True)
-    it.next_loop(ref)
+    """NEXT var (NEXT alone is ERROR 1 on the firmware engine)."""
+    if it.at_end():
+        raise BasicError(SYNTAX)
+    it.next_loop(it.variable(create=True))
 
 
 @statement("END", cost=1000)
@@ -295,5 +298,7 @@ def stmt_list(it):
     number = 0 if it.at_end() else it.target()[1]
     if not isinstance(number, int):
         raise BasicError(SYNTAX)
+    if it.program.first_from(number) is None and number:
+        raise BasicError(LINE)              # LIST 99 past the last line: ERROR 4
     it.pending = ("list", number)
     it.finish()

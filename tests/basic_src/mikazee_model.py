@@ -173,9 +173,9 @@ class Refused(Exception):
         self.message = message
 
 
-MESSAGES = {"no_box": "GEEN VAK", "filled": "BEZET", "order": "NIET: VOLGORDE",
-            "at_once": "NIET: ALLEEN WORP 1", "in_two": "NIET: MAX 2 WORPEN",
-            "column": "NIET: VORIGE KOLOM", "left": "NIET: LINKS LEEG"}
+MESSAGES = {"no_box": "GEEN VAK", "filled": "BEZET", "order": "FOUTE VOLGORDE",
+            "at_once": "ALLEEN WORP 1", "in_two": "MAX 2 WORPEN",
+            "column": "VORIGE KOL.OPEN", "left": "LINKS NOG LEEG"}
 
 
 class Sheet:

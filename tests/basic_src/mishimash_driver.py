@@ -57,35 +57,34 @@ SHOWN_LINE = _line_after(_lines_with(lambda body: 'PRINT USING "##";A;B;C;D;E;F'
 # -- numbers in memory (8 BCD bytes, basic_language.md §1.1, hardware.md §9) ---------------
 
 def encode_number(value):
-    """The 8 bytes of a PC-1360 number: exponent (2 BCD digits, negative as 100+e), sign
-    (0x00 or 0x80), 10 mantissa digits (the first is the leading digit), 2 zero bytes.
-    Only values with at most 10 significant digits are supported (all the driver needs)."""
+    """The 8 bytes of a PC-1360 number (as measured on the firmware): a 3-digit BCD exponent
+    in byte 0 and the high nibble of byte 1 (negative exponents as 1000+e), the sign in the
+    low nibble of byte 1 (8 = negative), 10 BCD mantissa digits in bytes 2-6, byte 7 zero.
+    1 is 00 00 10 00.., -4 is 00 08 40 00.., 12.5 is 00 10 12 50 00.., 0.5 is 99 90 50 00.."""
     if value == 0:
         return bytes(8)
-    negative = value < 0
-    text = f"{abs(value):.10e}"  # d.dddddddddde+XX
-    mantissa, exponent = text.split("e")
+    mantissa, exponent = f"{abs(value):.9e}".split("e")  # d.ddddddddde+XX
     digits = mantissa.replace(".", "")
-    exp = int(exponent)
-    exp_byte = exp if exp >= 0 else 100 + exp
-    out = [int(str(exp_byte).zfill(2), 16), 0x80 if negative else 0x00]
-    for i in range(0, 10, 2):
-        out.append(int(digits[i]) << 4 | int(digits[i + 1]))
-    out.append(0)
-    return bytes(out)
+    exp = int(exponent) % 1000
+    head = f"{exp:03d}{8 if value < 0 else 0}"
+    out = [int(head[0:2], 16), int(head[2:4], 16)]
+    out += [int(digits[i:i + 2], 16) for i in range(0, 10, 2)]
+    return bytes(out + [0])
 
 
 def decode_number(raw):
-    """Inverse of encode_number (the value as a float; halves are exact)."""
+    """Inverse of encode_number (a float; the program's halves are exact)."""
     raw = bytes(raw)
-    if not any(raw[2:7]):
-        return 0.0
-    exp = int(f"{raw[0]:02x}")
-    if exp >= 50:
-        exp -= 100
+    head = f"{raw[0]:02x}{raw[1]:02x}"
     digits = "".join(f"{b:02x}" for b in raw[2:7])
+    if int(digits) == 0:
+        return 0.0
+    exp = int(head[:3])
+    if exp >= 500:
+        exp -= 1000
     value = int(digits) * 10.0 ** (exp - 9)
-    return -value if raw[1] & 0x80 else value
+    value = round(value, 9 - exp) if exp < 9 else value
+    return -value if head[3] == "8" else value
 
 
 def fixed_address(letter):

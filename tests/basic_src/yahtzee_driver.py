@@ -100,9 +100,13 @@ class Yahtzee(kd.Kniffel):
     def load(self, image=None):
         self.m.load_program(program_image() if image is None else image)
         self._index_lines()
+        self.reset_records()
+
+    def reset_records(self):
         self.times = {kind: [] for kind in TIMED_LINES}
         # ... and until the program waits for the next key again (all rows drawn)
         self.ready_times = {kind: [] for kind in TIMED_LINES}
+        self.beeped = False
 
     def game_screen(self):
         return parse_game_screen(self.screen())

@@ -153,9 +153,13 @@ def test_open_takes_300_600_and_1200_baud(machine, baud, accepted):
     assert ("ERROR 1" not in screen(machine)) == accepted, screen(machine)
 
 
-def test_open_raises_er_on_0x3800_bit_1(machine):
+def test_open_raises_er_on_0x3800_bit_1_and_close_leaves_it(machine):
     open_port(machine, PTY)
     assert machine.sio.latch & 0x0E == ER  # RR and RS stay low until LOAD / SAVE
+    machine.type_keys("CLOSE{ENTER}")
+    assert machine.key_wait_ready()
+    # no code calls the routine that drops ER (internal ROM 0x152F); only a reset does
+    assert machine.sio.latch & ER
 
 
 def test_load_from_transfer_send_over_a_pty_stores_the_tokenized_program(machine):

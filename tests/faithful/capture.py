@@ -43,7 +43,8 @@ def show(case, steps):
     print(f"== {case.name}: {case.description}")
     for i, obs in enumerate(steps):
         blink = "  (blinks)" if obs["blink"] else ""
-        print(f"-- step {i} {obs['keys']!r}  {obs['seconds']} s  ready={obs['ready']}  {obs['symbols']}{blink}")
+        print(f"-- step {i} {obs['keys']!r}  {obs['seconds']} s  ready={obs['ready']}  "
+              f"{obs['symbols']}{blink}")
         for line in obs["text"]:
             print(f"   |{line}")
 
@@ -59,8 +60,9 @@ def main(argv=None):
                         help="show the corpus.toml entries (never stored: no reference is written)")
     args = parser.parse_args(argv)
     if args.corpus:
+        prefixes = [harness.CORPUS_PREFIX + p for p in args.names] + args.names
         names = [n for n in harness.corpus_entries()
-                 if not args.names or any(n.startswith(harness.CORPUS_PREFIX + p) or n == p for p in args.names)]
+                 if not args.names or any(n.startswith(p) for p in prefixes)]
         for name in names:
             case = harness.load_corpus_case(name)
             start = time.perf_counter()

@@ -15,9 +15,10 @@ A case is `cases/<NAME>.toml` (style.md §6 item 13: one case per behaviour):
 Every case starts from a freshly booted machine (blank card, `Y` to the CLEAR question,
 RUN mode, `>` prompt) with the program on the card. After each step the harness lets
 the machine settle (runs until it waits for a key again) and records what a person
-would see: the 150 x 32 LCD pixels, the lit status symbols, and (for timing calibration
-and for reading) the emulated seconds the step took and the text readout of the LCD.
-Pixels and symbols are what the tests compare, exactly; seconds and text are not.
+would see: the 150 x 32 LCD pixels (and the other frame of a blinking cursor), the
+character codes of the text cells, the lit status symbols, and (for timing
+calibration and for reading) the emulated seconds the step took and the text readout.
+Screens and symbols are what the tests compare (see compare); seconds and text are not.
 
 The reference files (`reference/<NAME>.json`) hold these observations made on the
 firmware engine, the real ROM. They are recordings of screens, not ROM bytes.

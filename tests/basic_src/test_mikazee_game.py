@@ -1,0 +1,425 @@
+"""Mikazee games on the firmware engine (the real ROM running basic_src/mikazee.bas).
+
+The sheet the program keeps (SL$(0..18), the text of every sheet row, which is what the
+window shows) is compared with mikazee_model after every move, the window on the LCD with
+SL$, and the score on line 1 with the model's final-score formula. Dice are poked into
+A-E before ENTER books them (mikazee_driver). A full game costs minutes of emulated time,
+so the end-of-game tests put a model sheet with a few empty cells into the program's
+variables (Mikazee.set_sheet) and play the last turns; rule sets are edited with the
+program's editor or poked into their card records.
+"""
+
+import pytest
+
+import mikazee_model as mm
+
+md = pytest.importorskip("mikazee_driver", exc_type=ImportError)
+
+pytestmark = [pytest.mark.rom, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def booted(rom_dir):
+    machine = md.boot(rom_dir)
+    g = md.Mikazee(machine)
+    g.load()
+    return g, machine.snapshot()
+
+
+@pytest.fixture
+def g(booted):
+    g, snap = booted
+    g.m.restore(snap)
+    g.index_lines()
+    g.cursor = (1, 0)
+    return g
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+def new_game(g, set_index=0):
+    g.start()
+    for _ in range(set_index):
+        g.key("RIGHT")
+    g.key("S")
+    g.cursor = (1, 0)
+    screen = g.game()
+    assert screen.roll == 1 and all(d in range(1, 7) for d in screen.dice), screen.rows
+    return screen
+
+
+def check_sheet(g, sheet, score=True):
+    """SL$ is the model's sheet; the window shows SL$; line 1 shows the score."""
+    n = sheet.n
+    for row in range(19):
+        expected = sheet.row_text(row)
+        if n < 5:
+            expected = expected.ljust(20)
+        assert g.get_string("SL", row) == expected, (mm.LABELS[row], g.get_string("SL", row))
+    top, left = g.get_number("V"), g.get_number("U")
+    rows = g.screen()
+    for i in range(3):
+        row = top + i
+        text = (mm.LABELS[row].ljust(3) + g.get_string("SL", row)[4 * left - 4:4 * left + 16])
+        shown = rows[1 + i][:23]
+        column, line = g.cursor
+        if line == row:
+            at = 3 + 4 * (column - left)
+            text = text[:at] + ">" + text[at + 1:]
+        assert shown == text.ljust(23), (rows, text)
+    if score:
+        assert g.game().score == sheet.score(), g.screen()
+
+
+def book(g, sheet, column, row, dice, roll=None):
+    """Move the cursor to (column, row), poke the dice, ENTER: the move is booked."""
+    g.move_to(column, row, sheet.n)
+    screen = g.game()
+    roll = screen.roll if roll is None else roll
+    g.poke_dice(dice)
+    g.key("ENTER")
+    assert g.beeped
+    points = sheet.book(column, row, dice, roll)
+    return points
+
+
+def refused(g, sheet, column, row, message):
+    g.move_to(column, row, sheet.n)
+    before = g.screen()
+    g.key("ENTER")
+    assert g.beeped
+    rows = g.screen()
+    assert rows[3].startswith(message), rows
+    assert rows[0] == before[0]  # same turn, same dice
+    roll = g.game().roll
+    check = sheet.check(column, row, roll)
+    assert mm.MESSAGES.get(check) == message
+
+
+def reroll(g, positions):
+    before = g.game()
+    for pos in positions:
+        g.key(str(pos))
+        assert g.beeped
+    chosen = g.game()
+    assert all(chosen.dice[p - 1] is None for p in positions), chosen.rows
+    g.key("ENTER")
+    after = g.game()
+    assert after.roll == before.roll + 1
+    for i in range(5):
+        if i + 1 not in positions:
+            assert after.dice[i] == before.dice[i]
+    return after
+
+
+def write_set(g, slot, name, rules, top=mm.EMPTY_TOP):
+    """Poke a rule set and its top 10 into the card records (REM lines 2901-2908)."""
+    for number, text in ((md.DATA_LINES[2 * slot], mm.encode_rules(name, rules)),
+                         (md.DATA_LINES[2 * slot + 1], mm.encode_top(top))):
+        start = next(s for s, _, n in g.lines if n == number)
+        for i, ch in enumerate(text):
+            g.m.poke(start + 5 + i, ord(ch))
+
+
+def near_end(rules, empty, seed=1):
+    """A model sheet with every cell filled (plausible values) except `empty`."""
+    import random
+    rnd = random.Random(seed)
+    sheet = mm.Sheet(rules)
+    for c in range(1, sheet.n + 1):
+        for r in range(13):
+            if (c, r) not in empty:
+                sheet.cells[c][r] = (r + 1) * rnd.randint(1, 4) if r < 6 else rnd.choice([0, 20, 25, 30])
+    return sheet
+
+
+def selected(g):
+    """(field name, value) of the editor line marked with '>'."""
+    rows = [row for row in g.screen()[1:] if row.startswith(">")]
+    assert len(rows) == 1, g.screen()
+    return rows[0][1:17].strip(), rows[0][17:].strip()
+
+
+# -- the tests ----------------------------------------------------------------------------
+
+def test_menu_new_sheet_and_window_scrolling(g):
+    g.start()
+    assert g.screen() == ["MIKAZEE SET 1 MIKAZEE   ", "S=SPEL   R=REGELS       ",
+                          "T=TOP 10  <>=ANDERE SET ", "O=BAND OPSLAAN L=LADEN  "]
+    screen = new_game(g)
+    sheet = mm.Sheet(mm.default_rules())
+    assert screen.rows[0][10:] == " W 1 K 1     0"
+    assert screen.labels == ["1", "2", "3"] and screen.marker == (1, 0)
+    assert screen.rows[1] == "1  >  .   .   .   .   . "
+    check_sheet(g, sheet)
+    g.key("UP")  # wraps to the last row: the window shows TOT, GEW, VLG
+    g.cursor = (1, 18)
+    rows = g.screen()
+    assert rows[1:] == ["TOT   0   0   0   0   0 ", "GEW   1   2   3   1   1 ",
+                        "VLG>  V   V   V   O   N "], rows
+    g.key("LEFT")  # wraps to column 6: the window moves one column to the right
+    g.cursor = (6, 18)
+    rows = g.screen()
+    assert rows[0][17] == "6" and rows[3] == "VLG   V   V   O   N>  I ", rows
+    check_sheet(g, sheet)
+    g.key("RIGHT")  # column 1 again: marker at the left
+    g.cursor = (1, 18)
+    assert g.screen()[3].startswith("VLG>  V")
+    before = g.screen()
+    g.key("ENTER")  # not a cell
+    assert g.beeped and g.screen()[3].startswith("GEEN VAK") and g.screen()[:3] == before[:3]
+    g.key("DOWN")  # the message goes with the next key; row 0 again
+    g.cursor = (1, 0)
+    assert g.screen()[1:] == ["1  >  .   .   .   .   . ", "2     .   .   .   .   . ",
+                              "3     .   .   .   .   . "]
+
+
+def test_first_turns_scoring_refusals_and_dice_keys(g):
+    sheet = mm.Sheet(mm.default_rules())
+    screen = new_game(g)
+    # dice keys choose and un-choose; an unchosen die keeps its value
+    g.key("2")
+    assert g.beeped and g.game().dice[1] is None
+    g.key("2")
+    assert g.beeped and g.game().dice == screen.dice
+    g.key("7")  # not a die: ignored
+    assert not g.beeped
+    # roll 1 into column 6 ("ineens"): three sixes and two fours in Zes = 18
+    assert book(g, sheet, 6, 5, (6, 6, 6, 4, 4)) == 18
+    check_sheet(g, sheet)
+    # roll again: column 6 is refused, and the fill orders of columns 5 and 4
+    reroll(g, [1, 3])
+    g.poke_dice((3, 3, 3, 5, 6))
+    refused(g, sheet, 6, 5, "BEZET")
+    refused(g, sheet, 6, 6, "ALLEEN WORP 1")
+    refused(g, sheet, 5, 6, "FOUTE VOLGORDE")  # column 5 downwards: Een first
+    refused(g, sheet, 4, 6, "FOUTE VOLGORDE")  # column 4 upwards: Kans first
+    assert book(g, sheet, 2, 6, (3, 3, 3, 5, 6)) == 20  # the seed's example, column 2 x2
+    check_sheet(g, sheet)
+    assert sheet.score() == 18 + 40
+    # three rolls: the dice keys do nothing after the third
+    reroll(g, [1])
+    reroll(g, [5])
+    g.key("1")
+    assert not g.beeped and g.game().dice[0] is not None
+    assert book(g, sheet, 1, 11, (5, 5, 5, 5, 5)) == 50  # Mikazee in column 1
+    check_sheet(g, sheet)
+    # a Mikazee in a column whose Mikazee is filled: joker as large straight
+    assert book(g, sheet, 1, 10, (2, 2, 2, 2, 2)) == 40
+    check_sheet(g, sheet)
+
+
+def test_default_rules_end_of_game_top_ten_and_memory(g):
+    rules = mm.default_rules()
+    empty = [(1, 2), (2, 8), (3, 11), (4, 0), (5, 12), (6, 9)]
+    sheet = near_end(rules, empty, seed=3)
+    sheet.cells[1][:6] = [3, 6, None, 16, 15, 18]  # 58 + 9 below: the bonus with the last 3s
+    sheet.cells[2][11] = 0  # Mikazee crossed out: a Mikazee may still be a full house
+    new_game(g)
+    g.set_sheet(sheet)
+    assert not sheet.has_bonus(1)
+    book(g, sheet, 1, 2, (3, 3, 3, 1, 2))
+    check_sheet(g, sheet)
+    assert sheet.has_bonus(1) and sheet.bonus(1) == 35
+    assert book(g, sheet, 2, 8, (2, 2, 2, 2, 2)) == 25  # joker with Mikazee 0
+    assert book(g, sheet, 6, 9, (1, 3, 4, 5, 2)) == 30  # small straight at once
+    assert book(g, sheet, 3, 11, (6, 6, 6, 6, 6)) == 50
+    check_sheet(g, sheet)
+    assert book(g, sheet, 4, 0, (1, 1, 2, 3, 4)) == 2
+    assert book(g, sheet, 5, 12, (6, 6, 5, 5, 4)) == 26
+    assert sheet.finished
+    rows = g.screen()
+    assert rows[0].startswith("EINDE SPEL") and int(rows[0][18:]) == sheet.score(), rows
+    check_sheet(g, sheet, score=False)
+    final = sheet.score()
+    totals = [sheet.total(c) for c in range(1, 7)]
+    assert final == sum(w * t for w, t in zip([1, 2, 3, 1, 1, 1], totals))
+    # the end: a new top score, the name, the top 10
+    g.key("ENTER", wait=False)
+    g.m.key_wait_ready(30)
+    assert g.screen()[0].startswith("NIEUWE TOPSCORE") and int(g.screen()[0][15:]) == final
+    g.type_input("ANNA")
+    g.wait_ready()
+    rows = g.screen()
+    assert rows[0].startswith("TOP 10 SET 1 MIKAZEE")
+    assert rows[1][:12] == f" 1 ANNA{final:5d}" and rows[1][12:] == " 2 ----    0"
+    assert g.card_sets()[0][2] == mm.top_insert(mm.EMPTY_TOP, "ANNA", final)[0]
+    g.key("ENTER")
+    assert g.screen()[1][:12] == " 7 ----    0" and g.screen()[2][12:] == "10 ----    0"
+    g.key("ENTER")
+    assert g.screen()[0].startswith("MIKAZEE SET 1")
+    g.m.tap("BRK")
+    g.m.run_for(0.3)
+    size = len(md.program_image())
+    free = g.free_memory()
+    print(f"\nmikazee.bas: {size} bytes tokenized; MEM after a game {free}")
+    assert free > 32768 - 4000 - size - 3000
+
+
+def test_edited_rule_set_kolom_voor_kolom_in_twee_and_bonuses(g):
+    g.start()
+    g.key("RIGHT")  # set 2
+    assert g.screen()[0].startswith("MIKAZEE SET 2 SET 2")
+    g.key("R")
+    assert selected(g) == ("KOLOMMEN", "6")
+    for _ in range(3):
+        g.key("LEFT")  # 6 -> 3 columns
+    assert selected(g) == ("KOLOMMEN", "3")
+    g.key("DOWN")  # K1 VOLGORDE: VRIJ -> LI->RE -> KOL/KOL (LEFT wraps)
+    g.key("LEFT")
+    g.key("LEFT")
+    g.key("DOWN")
+    g.key("LEFT")
+    g.key("LEFT")
+    g.key("DOWN")
+    for _ in range(3):
+        g.key("LEFT")  # K3: VRIJ -> LI->RE -> KOL/KOL -> IN TWEE
+    assert selected(g) == ("K3 VOLGORDE", "IN TWEE")
+    for _ in range(8):
+        g.key("DOWN")  # K2 GEWICHT is field 11
+    g.key("ENTER", wait=False)
+    g.type_input("4")
+    g.wait_ready()
+    for _ in range(8):
+        g.key("DOWN")  # field 19 BONUS VANAF
+    assert selected(g) == ("BONUS VANAF", "63")
+    g.key("ENTER", wait=False)
+    g.type_input("50")
+    g.wait_ready()
+    g.key("DOWN")
+    g.key("ENTER", wait=False)
+    g.type_input("20")
+    g.wait_ready()
+    g.key("DOWN")  # 21: all columns
+    g.key("ENTER", wait=False)
+    g.type_input("77")
+    g.wait_ready()
+    for _ in range(5):
+        g.key("DOWN")  # 26: Mikazee = full house
+    g.key("RIGHT")
+    assert selected(g) == ("MIKAZEE=FULL H.", "JA")
+    g.key("DOWN")  # 27 extra Mikazee bonus
+    g.key("ENTER", wait=False)
+    g.type_input("100")
+    g.wait_ready()
+    g.key("DOWN")  # 28: also with Mikazee 0
+    g.key("RIGHT")
+    g.key("N", wait=False)
+    g.type_input("TEST")
+    g.wait_ready()
+    g.key("S")
+    assert g.screen()[0].startswith("MIKAZEE SET 2 TEST")
+    rules = mm.default_rules()
+    rules.update(columns=3, order1=5, order2=5, order3=4, weight2=4, bonus_from=50, bonus=20,
+                 all_bonus=77, mik_is_fh=1, extra_mik=100, extra_if_zero=1)
+    name, stored, top = g.card_sets()[1]
+    assert name == "TEST   " and stored == rules and top == mm.EMPTY_TOP
+    assert g.card_sets()[0][1] == mm.default_rules()  # set 1 untouched
+    # play with it: column 2 waits for column 1, column 3 takes at most two rolls
+    g.key("S")
+    g.cursor = (1, 0)
+    sheet = near_end(rules, [(1, 0), (2, 3), (2, 11), (2, 12), (3, 12)], seed=5)
+    sheet.cells[1][11] = 0
+    sheet.cells[3][:6] = [2, 4, 6, 8, 10, 12]  # 42: no bonus in column 3
+    sheet.cells[2][:3] = [5, 10, 15]
+    sheet.cells[2][4:6] = [15, 6]
+    g.set_sheet(sheet)
+    refused(g, sheet, 2, 3, "VORIGE KOL.OPEN")
+    assert book(g, sheet, 1, 0, (1, 1, 1, 1, 1)) == 5  # extra Mikazee: +100 (Mikazee 0)
+    assert sheet.extra[1] == 100
+    check_sheet(g, sheet)
+    reroll(g, [1])
+    reroll(g, [2])
+    refused(g, sheet, 3, 12, "MAX 2 WORPEN")
+    assert book(g, sheet, 2, 3, (4, 4, 4, 4, 2)) == 16  # column 1 is full now: allowed
+    assert book(g, sheet, 2, 11, (1, 2, 3, 4, 6)) == 0
+    assert book(g, sheet, 2, 12, (3, 3, 3, 3, 3)) == 15  # five equal, Mikazee 0: +100
+    assert sheet.extra[2] == 100
+    assert not sheet.has_bonus(3) and sheet.has_bonus(2)
+    check_sheet(g, sheet)
+    reroll(g, [3])
+    assert book(g, sheet, 3, 12, (2, 2, 2, 2, 2)) == 10  # at roll 2: allowed
+    assert sheet.finished
+    assert int(g.screen()[0][18:]) == sheet.score()
+    check_sheet(g, sheet, score=False)
+
+
+def test_left_to_right_joker_options_and_full_house(g):
+    rules = mm.default_rules()
+    rules.update(columns=2, order1=6, order2=6, mik_is_fh=0, joker_if_zero=0,
+                 joker_upper_filled=1, joker_3k=40, extra_mik=50, extra_all_filled=1,
+                 fh=20, ks=25, gs=35, mik=60)
+    write_set(g, 2, "LINKS", rules)
+    sheet = mm.Sheet(rules)
+    new_game(g, set_index=2)
+    assert g.get_string("SL", 18).rstrip() == "   L   L"
+    refused(g, sheet, 2, 0, "LINKS NOG LEEG")
+    assert book(g, sheet, 1, 11, (4, 4, 4, 4, 4)) == 60
+    assert book(g, sheet, 2, 11, (1, 1, 2, 2, 3)) == 0  # the left cell is filled
+    # five 3s: "Drie" of column 1 not filled -> no joker minimum; extra bonus (all Mikazees)
+    assert book(g, sheet, 1, 6, (3, 3, 3, 3, 3)) == 15
+    assert sheet.extra[1] == 50
+    assert book(g, sheet, 1, 2, (3, 3, 3, 3, 3)) == 15
+    assert sheet.extra[1] == 100
+    assert book(g, sheet, 1, 8, (3, 3, 3, 3, 3)) == 25  # "Drie" filled now: joker (FH 25)
+    assert sheet.extra[1] == 150
+    check_sheet(g, sheet)
+    # column 2's Mikazee is 0: no joker (option), no extra bonus (default: Mikazee > 0)
+    assert book(g, sheet, 2, 8, (5, 5, 5, 5, 5)) == 0
+    assert sheet.extra[2] == 0
+    check_sheet(g, sheet)
+
+
+def test_top_ten_survives_kniffel_clear_and_power_off(rom_dir):
+    from pc1360.tokenizer import tokenize
+    machine = md.boot(rom_dir)
+    g = md.Mikazee(machine)
+    both = (md.ROOT / "basic_src" / "kniffel.bas").read_text() + md.SOURCE.read_text()
+    g.load(tokenize(both))
+    g.cursor = (1, 0)
+    rules = mm.default_rules()
+    rules.update(columns=1, order1=0, weight1=2)
+    top = [("OLD ", 500), ("LOW ", 10)] + mm.EMPTY_TOP[2:]
+    write_set(g, 3, "EEN KOL", rules, top)
+    new_game(g, set_index=3)
+    sheet = near_end(rules, [(1, 12)], seed=7)
+    g.set_sheet(sheet)
+    book(g, sheet, 1, 12, (6, 6, 6, 6, 5))
+    final = sheet.score()
+    assert 10 < final < 500, final
+    g.key("ENTER", wait=False)
+    g.m.key_wait_ready(30)
+    g.type_input("BERT")
+    g.wait_ready()
+    expected = mm.top_insert(top, "BERT", final)[0]
+    assert g.card_sets()[3][2] == expected
+    g.key("ENTER")
+    g.key("ENTER")
+    m = g.m
+    m.tap("BRK")
+    m.run_for(0.3)
+    m.type_keys("{CLS}{DEF}K")  # Kniffel's CLEAR erases every variable
+    m.key_wait_ready()
+    assert m.screen_text()[0].startswith("ANZAHL SPIELER?")
+    m.tap("BRK")
+    m.run_for(0.3)
+    m.tap("OFF")
+    m.run_for(0.3)
+    assert m.off
+    card, state = m.card_data(), m.power_state()
+    other = md.PC1360(rom_dir=rom_dir, card_kb=32, card_data=card)
+    other.resume(state)
+    again = md.Mikazee(other)
+    again.lines = g.lines
+    other.tap("BRK")
+    other.run_for(0.3)
+    assert again.card_sets()[3][2] == expected
+    other.type_keys("{CLS}")
+    again.start()
+    for _ in range(3):
+        again.key("RIGHT")
+    again.key("T")
+    rows = other.screen_text()
+    assert rows[0].startswith("TOP 10 SET 4 EEN KOL")
+    assert rows[1] == f" 1 OLD   500 2 BERT{final:5d}", rows
+    assert rows[2] == " 3 LOW    10 4 ----    0"

@@ -1,0 +1,214 @@
+"""The Mikazee rules model (mikazee_model) against the seed's examples, and the program's
+scoring formulas (basic_src/mikazee.bas lines 2350-2362, transcribed) against the model for
+all 7776 rolls (no emulator)."""
+
+import itertools
+
+import pytest
+
+import mikazee_model as mm
+
+ALL_ROLLS = list(itertools.product(range(1, 7), repeat=5))
+
+
+@pytest.fixture
+def rules():
+    return mm.default_rules()
+
+
+# -- the seed's examples -----------------------------------------------------------------
+
+def test_upper_rows_count_only_their_face(rules):
+    dice = (6, 6, 6, 4, 4)  # "drie zessen en twee vieren"
+    assert mm.base_score(rules, 5, dice) == 18
+    assert mm.base_score(rules, 3, dice) == 8
+    assert mm.base_score(rules, 0, dice) == 0
+
+
+def test_three_of_a_kind_and_carre(rules):
+    assert mm.base_score(rules, 6, (3, 3, 3, 5, 6)) == 20  # the seed's example
+    assert mm.base_score(rules, 6, (3, 3, 2, 5, 6)) == 0
+    assert mm.base_score(rules, 7, (3, 3, 3, 5, 6)) == 0
+    assert mm.base_score(rules, 7, (2, 2, 2, 2, 6)) == 14
+
+
+def test_fixed_values(rules):
+    assert mm.base_score(rules, 8, (1, 1, 6, 6, 6)) == 25
+    assert mm.base_score(rules, 8, (6, 6, 6, 6, 6)) == 0  # five equal: no full house
+    assert mm.base_score(rules, 9, (3, 4, 5, 6, 1)) == 30
+    assert mm.base_score(rules, 9, (2, 3, 4, 5, 5)) == 30
+    assert mm.base_score(rules, 9, (1, 2, 3, 5, 6)) == 0
+    assert mm.base_score(rules, 10, (1, 2, 3, 4, 5)) == 40
+    assert mm.base_score(rules, 10, (2, 3, 4, 5, 6)) == 40
+    assert mm.base_score(rules, 10, (1, 2, 3, 4, 6)) == 0
+    assert mm.base_score(rules, 11, (4, 4, 4, 4, 4)) == 50
+    assert mm.base_score(rules, 12, (1, 2, 3, 4, 6)) == 16
+
+
+def test_mikazee_as_full_house_option(rules):
+    rules["mik_is_fh"] = 1
+    assert mm.base_score(rules, 8, (6, 6, 6, 6, 6)) == 25
+
+
+def test_joker_in_a_column_whose_mikazee_is_filled_even_with_zero(rules):
+    sheet = mm.Sheet(rules)
+    five = (2, 2, 2, 2, 2)
+    assert sheet.points(1, 8, five) == (0, 0)  # Mikazee of column 1 still empty
+    sheet.book(1, 11, (1, 2, 3, 4, 6), 1)  # Mikazee crossed out with 0
+    assert sheet.points(1, 8, five) == (25, 0)
+    assert sheet.points(1, 9, five) == (30, 0)
+    assert sheet.points(1, 10, five) == (40, 0)
+    assert sheet.points(1, 6, five) == (10, 0)  # no minimum for three of a kind by default
+    assert sheet.points(1, 1, five) == (10, 0)
+    assert sheet.points(2, 8, five) == (0, 0)  # another column: its Mikazee is empty
+
+
+def test_joker_options(rules):
+    rules.update(joker_if_zero=0, joker_upper_filled=1, joker_3k=33)
+    sheet = mm.Sheet(rules)
+    sheet.book(1, 11, (1, 2, 3, 4, 6), 1)
+    five = (2, 2, 2, 2, 2)
+    assert sheet.points(1, 8, five) == (0, 0)  # Mikazee is 0: no joker
+    sheet.cells[1][11] = 50
+    assert sheet.points(1, 8, five) == (0, 0)  # "Twee" not filled yet
+    sheet.book(1, 1, (2, 1, 1, 1, 1), 1)
+    assert sheet.points(1, 8, five) == (25, 0)
+    assert sheet.points(1, 6, five) == (33, 0)
+
+
+def test_extra_mikazee_bonus_options(rules):
+    rules["extra_mik"] = 100
+    sheet = mm.Sheet(rules)
+    five = (5, 5, 5, 5, 5)
+    sheet.book(1, 11, (1, 2, 3, 4, 6), 1)
+    assert sheet.points(1, 12, five) == (25, 0)  # Mikazee 0: no bonus by default
+    rules["extra_if_zero"] = 1
+    sheet = mm.Sheet(rules)
+    sheet.book(1, 11, (1, 2, 3, 4, 6), 1)
+    assert sheet.points(1, 12, five) == (25, 100)
+    rules["extra_all_filled"] = 1
+    sheet = mm.Sheet(rules)
+    sheet.book(1, 11, (1, 2, 3, 4, 6), 1)
+    assert sheet.points(1, 12, five) == (25, 0)  # not every column's Mikazee is filled
+    for column in range(2, 7):
+        sheet.cells[column][11] = 50
+    assert sheet.points(1, 12, five) == (25, 100)
+    sheet.book(1, 12, five, 1)
+    assert sheet.total(1) == 125
+
+
+def test_fill_orders(rules):
+    sheet = mm.Sheet(rules)
+    dice = (1, 2, 3, 4, 5)
+    assert sheet.check(4, 0, 1) == "order"  # column 4 upwards: Kans first
+    assert sheet.check(4, 12, 1) is None
+    assert sheet.check(5, 12, 1) == "order"  # column 5 downwards: Een first
+    assert sheet.check(5, 0, 1) is None
+    assert sheet.check(6, 3, 2) == "at_once"
+    assert sheet.check(6, 3, 1) is None
+    sheet.book(4, 12, dice, 3)
+    assert sheet.check(4, 11, 1) is None and sheet.check(4, 10, 1) == "order"
+    sheet.book(5, 0, dice, 3)
+    assert sheet.check(5, 1, 1) is None and sheet.check(5, 2, 1) == "order"
+    assert sheet.check(5, 0, 1) == "filled"
+    assert sheet.check(1, 13, 1) == "no_box"
+    with pytest.raises(mm.Refused) as refused:
+        sheet.book(6, 0, dice, 2)
+    assert refused.value.message == "ALLEEN WORP 1"
+
+
+def test_column_by_column_and_left_to_right():
+    rules = mm.default_rules()
+    rules.update(columns=4, order1=mm.COLUMN_BY_COLUMN, order2=mm.COLUMN_BY_COLUMN,
+                 order3=mm.LEFT_TO_RIGHT, order4=mm.LEFT_TO_RIGHT)
+    sheet = mm.Sheet(rules)
+    assert sheet.check(1, 5, 3) is None  # first column: no previous column
+    assert sheet.check(2, 5, 3) == "column"
+    assert sheet.check(3, 5, 3) is None  # previous column is "column by column": free
+    assert sheet.check(4, 5, 3) == "left"
+    sheet.cells[1] = [0] * 13
+    assert sheet.check(2, 5, 3) is None
+    sheet.book(3, 5, (6, 6, 1, 2, 3), 3)
+    assert sheet.check(4, 5, 3) is None and sheet.check(4, 4, 3) == "left"
+    rules.update(order2=mm.IN_TWO)
+    assert mm.Sheet(rules).check(2, 0, 3) == "in_two"
+    assert mm.Sheet(rules).check(2, 0, 2) is None
+
+
+def test_weights_bonus_and_final_score(rules):
+    sheet = mm.Sheet(rules)
+    for column in range(1, 7):
+        for row in range(6):
+            sheet.cells[column][row] = 3 * (row + 1)  # 63: bonus
+    sheet.cells[2][0] = 0  # column 2 misses it (60)
+    assert [sheet.bonus(c) for c in range(1, 7)] == [35, 0, 35, 35, 35, 35]
+    totals = [sheet.total(c) for c in range(1, 7)]
+    assert totals == [98, 60, 98, 98, 98, 98]
+    assert sheet.score() == 98 + 2 * 60 + 3 * 98 + 98 * 3
+    rules["all_bonus"] = 500
+    sheet.rules = rules
+    assert sheet.score() == 98 + 2 * 60 + 3 * 98 + 98 * 3
+    sheet.cells[2][0] = 3
+    assert sheet.score() == 98 + 2 * 98 + 3 * 98 + 98 * 3 + 500
+
+
+def test_card_records_round_trip(rules):
+    text = mm.encode_rules("MIKAZEE", rules)
+    assert len(text) == mm.RECORD_CHARS
+    assert all(48 <= ord(ch) <= 79 for ch in text[7:])  # '0'..'O': no quote, no backslash
+    assert mm.decode_rules(text) == ("MIKAZEE", rules)
+    rules.update(bonus_from=999, extra_mik=1000 - 1, columns=9)
+    assert mm.decode_rules(mm.encode_rules("X", rules))[1] == rules
+    top = [("AB  ", 32767), ("CDEF", 0)] + mm.EMPTY_TOP[2:]
+    assert mm.decode_top(mm.encode_top(top)) == top
+    assert len(mm.encode_top(top)) == mm.RECORD_CHARS
+
+
+def test_top_ten_insertion():
+    top = list(mm.EMPTY_TOP)
+    top, place = mm.top_insert(top, "A", 100)
+    assert place == 0 and top[0] == ("A   ", 100)
+    top, place = mm.top_insert(top, "B", 100)
+    assert place == 1  # below an equal score
+    top, place = mm.top_insert(top, "C", 0)
+    assert place is None
+    for i in range(10):
+        top, _ = mm.top_insert(top, f"P{i}", 200 + i)
+    assert [s for _, s in top] == list(range(209, 199, -1))
+    assert mm.top_insert(top, "Z", 200)[1] is None
+
+
+# -- the program's formulas (transcribed from mikazee.bas) against the model ----------------
+
+def program_points(rules, row, dice):
+    a, b, c, d, e = dice
+    t = a + b + c + d + e
+    m = sum(x == y for x, y in itertools.combinations(dice, 2))  # equal pairs (line 2350)
+    if row < 6:
+        h = row + 1
+        return h * sum(x == h for x in dice)
+    if row == 6:
+        return t * (m > 2)
+    if row == 7:
+        return t * (m > 5)
+    if row == 8:
+        return rules["fh"] * ((m == 4) + (m == 10) * rules["mik_is_fh"] > 0)
+    if row == 9:
+        hc = [0] * 7
+        for x in dice:
+            hc[x] = 1
+        p = hc[1] * hc[2] + hc[2] * hc[5] + hc[5] * hc[6]
+        return rules["ks"] * (hc[3] * hc[4] * p > 0)
+    if row == 10:
+        return rules["gs"] * (m == 0) * ((t == 15) + (t == 20))
+    if row == 11:
+        return rules["mik"] * (m == 10)
+    return t
+
+
+@pytest.mark.parametrize("mik_is_fh", [0, 1])
+def test_program_formulas_match_the_model_for_every_roll(rules, mik_is_fh):
+    rules["mik_is_fh"] = mik_is_fh
+    for dice in ALL_ROLLS:
+        for row in range(13):
+            assert program_points(rules, row, dice) == mm.base_score(rules, row, dice), (row, dice)

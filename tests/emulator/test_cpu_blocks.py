@@ -1,0 +1,123 @@
+"""Translated blocks (emulator/cpu_codegen.py) against the interpreter: same state, same
+cycles at every bus call, same stopping point for every budget."""
+
+import random
+
+import pytest
+
+from emulator import sc61860
+from emulator.cpu_codegen import _drop_dead_stores
+from emulator.sc61860 import SC61860
+
+FIXED = (0x0000, 0x1000)
+WINDOW = (0x4000, 0x5000)
+BANK_REGISTER = 0x3400
+WRITE_FLOOR = 0x8000
+
+
+class Bus:
+    """Ports that answer from the cycle count (so a wrong count shows), a write log, ROM
+    that drops writes, and a bank register that swaps the window (as memmap.Bus does)."""
+
+    def __init__(self, mem, banks):
+        self.mem, self.banks, self.cpu, self.log, self.bank = mem, banks, None, [], 0
+
+    def call(self, *what):
+        self.log.append((self.cpu.cycles,) + what)
+
+    def write(self, addr, value):
+        self.call("write", addr, value)
+        if addr == BANK_REGISTER:
+            self.bank = value & 1
+            self.mem[WINDOW[0]:WINDOW[1]] = self.banks[self.bank]
+            self.cpu.set_code_bank(self.bank)
+        elif not (FIXED[0] <= addr < FIXED[1] or WINDOW[0] <= addr < WINDOW[1]):
+            self.mem[addr] = value
+
+    def ina(self):
+        self.call("ina")
+        return self.cpu.cycles & 0xFF
+
+    def inb(self):
+        self.call("inb")
+        return (self.cpu.cycles >> 3) & 0xFF
+
+    def test(self, n):
+        self.call("test", n)
+        return (self.cpu.cycles >> 2) & 0xFF
+
+    def xin(self):
+        self.call("xin")
+        return (self.cpu.cycles >> 4) & 1
+
+    def __getattr__(self, name):  # outa outb outc outf
+        return lambda value: self.call(name, value)
+
+
+def machine(seed, translate):
+    rnd = random.Random(seed)
+    mem = bytearray(rnd.randrange(256) for _ in range(0x10000))
+    banks = [bytes(rnd.randrange(256) for _ in range(WINDOW[1] - WINDOW[0])) for _ in range(2)]
+    # Steer the code towards the regions: many short jumps and calls back into them.
+    for _ in range(300):
+        addr = rnd.randrange(*rnd.choice((FIXED, WINDOW, (0x8000, 0x10000))))
+        target = rnd.randrange(*rnd.choice((FIXED, WINDOW)))
+        mem[addr:addr + 3] = bytes([rnd.choice((0x78, 0x79)), target >> 8, target & 0xFF])
+    mem[BANK_REGISTER] = 0
+    mem[WINDOW[0]:WINDOW[1]] = banks[0]
+    bus = Bus(mem, banks)
+    cpu = SC61860(mem, bus)
+    bus.cpu = cpu
+    cpu.write_floor = WRITE_FLOOR
+    if translate:
+        cpu.set_code_regions(FIXED, WINDOW)
+        cpu.set_code_bank(0)
+    cpu.pc = rnd.randrange(*FIXED)
+    return cpu, bus
+
+
+def state(cpu, bus):
+    return (cpu.pc, cpu.p, cpu.q, cpu.r, cpu.dp, cpu.c, cpu.z, cpu.d, cpu.cycles,
+            bytes(cpu.iram), bytes(cpu.mem), tuple(bus.log), dict(cpu.undocumented))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_blocks_run_as_the_interpreter(seed, monkeypatch):
+    monkeypatch.setattr(sc61860, "HOT", 2)  # translate almost at once
+    plain, plain_bus = machine(seed, False)
+    fast, fast_bus = machine(seed, True)
+    budgets = random.Random(seed + 1000)
+    for step in range(400):
+        budget = budgets.choice((1, 2, 3, 5, 8, 13, 40, 100, 700))
+        assert plain.run(budget) == fast.run(budget), step
+        assert state(plain, plain_bus) == state(fast, fast_bus), step
+
+
+def test_blocks_are_made_and_used(monkeypatch):
+    monkeypatch.setattr(sc61860, "HOT", 2)
+    mem = bytearray(0x10000)
+    # 0x0100: LII 3; LP 0x10; loop: INCP; DECI; JRNCM loop; JP 0x0100
+    mem[0x100:0x10A] = bytes([0x00, 0x03, 0x90, 0x50, 0x41, 0x2B, 0x03, 0x79, 0x01, 0x00])
+    cpu = SC61860(mem, None)
+    cpu.set_code_regions((0x0000, 0x0200))
+    cpu.pc = 0x100
+    cpu.run(10_000)
+    pages = dict(zip(cpu._run.__code__.co_freevars, cpu._run.__closure__))["pages"].cell_contents
+    # the loop at 0x0103 got hot first; its block follows JP 0x0100 round to itself
+    assert pages[0x01][0x03].__name__ == "block_0103"
+    assert cpu.cycles >= 10_000
+
+
+def test_dead_register_stores_are_dropped_only_when_overwritten_unread():
+    lines = ["def block_0000(pc):", "    while True:",
+             "        c = z = v == 0",  # both overwritten below before any read
+             "        q = 3",  # read by the next line
+             "        x = q",
+             "        c = x < 2",
+             "        if c == 0:",
+             "            return 5",  # an exit reads everything: z stays
+             "        z = x == 2",
+             "        return 7"]
+    out = _drop_dead_stores(lines)
+    assert "        c = z = v == 0" not in out and "        z = v == 0" in out
+    assert "        q = 3" in out
