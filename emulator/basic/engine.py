@@ -51,10 +51,9 @@ STATEMENT_CODES = frozenset(STATEMENTS)
 
 # state() keeps these attributes of the engine, the interpreter and the screen.
 ENGINE_STATE = ("state", "mode", "line", "input_row", "last_result", "last_shown", "shift",
-                "sml", "def_key", "prev_keys", "delay_left", "entering", "tones", "wait_key", "error_lock",
-                "input_items",
-                "input_prompt",
-                "input_keep", "input_col", "clock", "list_addr")
+                "sml", "def_key", "prev_keys", "delay_left", "entering", "tones", "wait_key",
+                "error_lock", "input_items", "input_prompt", "input_keep", "input_col", "clock",
+                "list_addr")
 INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_pos",
                 "running", "pending", "jumped", "stopped_at", "angle", "wait", "using",
                 "cursor", "gcursor", "line_end", "trace", "aread")

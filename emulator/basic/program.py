@@ -181,5 +181,6 @@ class Program:
     def __repr__(self):
         parts = [f"Program {self.start:#06x}..{self.end:#06x}"]
         for number, addr in self.lines():
-            parts.append(f"  {addr:#06x} {number:5d} {self.mem[addr + 3:addr + 3 + self.mem[addr + 2]].hex(' ')}")
+            body = self.mem[addr + 3:addr + 3 + self.mem[addr + 2]]
+            parts.append(f"  {addr:#06x} {number:5d} {body.hex(' ')}")
         return "\n".join(parts)

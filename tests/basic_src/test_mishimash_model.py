@@ -221,7 +221,7 @@ def program_lines():
 KEYWORDS = {"IF", "LET", "GOTO", "GOSUB", "PRINT", "CURSOR", "BEEP", "RETURN", "USING",
             "REM", "CHR$", "STR$", "ASC", "RND", "MID$", "LEFT$"}
 IGNORED = {"GOSUB", "PRINT", "CURSOR", "BEEP", "RETURN", "REM"}  # no effect on the numbers
-TOKEN = re.compile(r'\s*(?:(\d+(?:\.\d+)?)|([A-Z][A-Z0-9]*\$?)|(<>|<=|>=|[-+*/=<>(),;])|("[^"]*"))')
+TOKEN = re.compile(r'\s*(?:(\d+(?:\.\d+)?)|([A-Z][A-Z0-9]*\$?)|(<>|<=|>=|[-+*/=<>(),;:])|("[^"]*"))')
 
 
 class Goto(Exception):
@@ -282,6 +282,9 @@ class MiniBasic:
         token = self._peek()
         if token == ":":
             self._take()
+            return
+        if token == "REM":
+            self.pos = len(self.tokens)
             return
         if token in IGNORED:
             while self._peek() not in (None, ":"):
