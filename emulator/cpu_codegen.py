@@ -7,11 +7,15 @@ description this module generates
 - the interpreter handler of every opcode (`handler_codes`, compiled once per process),
   a function `op(pc) -> next pc` that adds its own cycles last, exactly as a hand-written
   closure would;
-- translated blocks (`block_source`): a run of ROM instructions as one function, with the
-  operands folded in as constants, the fixed cycle costs summed at generation time and
-  unconditional jumps and calls followed. A block runs only when all of its instructions
-  would start before the run's budget is used up (its guard), so `run` stops at exactly
-  the instruction boundary the interpreter would.
+- translated blocks (`block_source`): ROM code from one entry point as one function, with
+  the operands folded in as constants and the fixed cycle costs summed at generation
+  time. It follows jumps and calls, both sides of conditional branches (a tree of paths,
+  MAX_INSTRUCTIONS in all), a return to the call made on the same path (checked against
+  the stack at run time) and loops back to its entry inside the function; stores to
+  registers that the path overwrites unread are dropped. A block (and each pass of its
+  loop) runs only when all of its instructions would start before the run's budget is
+  used up (its guard), so `run` stops at exactly the instruction boundary the
+  interpreter would, and the bus sees the same calls at the same cycle counts.
 
 Template placeholders: n1 n2 n3 are the operand bytes after the opcode, PC is the
 instruction's address and NEXT the address after it. A line whose code starts with `@`

@@ -6,7 +6,6 @@ first, so (R) holds the low byte."""
 from .cpu_codegen import Sem, seq
 
 A = 2
-_FLAGS = {"Z": "z", "C": "c"}
 
 
 def _jr(cond, forward):

@@ -56,7 +56,7 @@ ENGINE_STATE = ("state", "mode", "line", "input_row", "last_result", "last_shown
                 "list_addr")
 INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_pos",
                 "running", "pending", "jumped", "stopped_at", "angle", "wait", "using",
-                "cursor", "gcursor", "line_end", "trace", "aread")
+                "cursor", "gcursor", "line_end", "trace", "aread", "resume_input")
 SCREEN_STATE = ("row", "col", "done")
 
 
@@ -315,10 +315,18 @@ class BuiltinEngine(InputMixin, ListMixin):
         if self.state == ENTER_WAIT:
             if key == self.wait_key or (key == "DOWN" and self.interp.trace):
                 self.state = RUNNING
+            elif key == "MODE":
+                # the program stops where it waited (CONT goes on) and the mode changes
+                interp = self.interp
+                interp.stopped_at = (interp.pos, interp.line, interp.line_addr)
+                interp.running = False
+                self.state = IDLE
+                self.mode = PRO_MODE if self.mode == RUN_MODE else RUN_MODE
+                self._show_mode()
             return
         if key == "DEF":
-            self.def_key = True
-            self.screen.set_symbol("DEF", True)
+            self.def_key = not self.def_key         # a second DEF takes it back
+            self.screen.set_symbol("DEF", self.def_key)
             return
         code = self._typed_code(key)
         if self.def_key:
@@ -601,6 +609,11 @@ class BuiltinEngine(InputMixin, ListMixin):
         interp = self.interp
         if keep_position and interp.line_addr is not None:
             interp.stopped_at = (interp.pos, interp.line, interp.line_addr)
+        if self.state == INPUT:
+            # the question loses its cursor; CONT asks again, with `?`
+            self._input_show(self.input_prompt + bytes(self.line) + b" ")
+            self.screen.end_line()
+            interp.resume_input = [(None, True, ref) for _p, _k, ref in self.input_items]
         text = word + (b" IN %d" % interp.line if interp.line_addr is not None else b"")
         interp.running = False
         interp.pending = None

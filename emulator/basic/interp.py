@@ -73,6 +73,7 @@ class Interpreter(Expressions):
         self.depth = 0              # open parentheses and functions (expr.nest)
         self.cost = 0               # cycles the current statement's expressions took
         self.stopped_at = None      # (pos, line, line_addr) for CONT after STOP/BRK
+        self.resume_input = None    # INPUT items that BRK interrupted: CONT asks again
 
     # ------------------------------------------------------------ host hooks
 

@@ -281,6 +281,9 @@ def stmt_cont(it):
     it.pos, it.line, it.line_addr = it.stopped_at
     it.stopped_at = None
     it.jumped = True
+    if it.resume_input:
+        it.pending = ("input", it.resume_input)
+        it.resume_input = None
 
 
 @statement("NEW", cost=3000)

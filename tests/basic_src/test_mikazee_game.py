@@ -20,17 +20,29 @@ pytestmark = [pytest.mark.rom, pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def booted(rom_dir):
+    """One machine for the module: snapshots at the menu's start (before DEF M) and right
+    after S started a game with the default rules (the rules read, the sheet built)."""
     machine = md.boot(rom_dir)
     g = md.Mikazee(machine)
     g.load()
-    return g, machine.snapshot()
+    menu = machine.snapshot()
+    new_game(g)
+    return g, menu, machine.snapshot()
 
 
 @pytest.fixture
 def g(booted):
-    g, snap = booted
-    g.m.restore(snap)
-    g.index_lines()
+    g, menu, _ = booted
+    g.m.restore(menu)
+    g.cursor = (1, 0)
+    return g
+
+
+@pytest.fixture
+def playing(booted):
+    """A new default game: roll 1 of turn 1, cursor on column 1, row Een."""
+    g, _, game = booted
+    g.m.restore(game)
     g.cursor = (1, 0)
     return g
 
@@ -142,11 +154,9 @@ def selected(g):
 
 # -- the tests ----------------------------------------------------------------------------
 
-def test_menu_new_sheet_and_window_scrolling(g):
-    g.start()
-    assert g.screen() == ["MIKAZEE SET 1 MIKAZEE   ", "S=SPEL   R=REGELS       ",
-                          "T=TOP 10  <>=ANDERE SET ", "O=BAND OPSLAAN L=LADEN  "]
-    screen = new_game(g)
+def test_new_sheet_and_window_scrolling(playing):
+    g = playing
+    screen = g.game()
     sheet = mm.Sheet(mm.default_rules())
     assert screen.rows[0][10:] == " W 1 K 1     0"
     assert screen.labels == ["1", "2", "3"] and screen.marker == (1, 0)
@@ -174,9 +184,10 @@ def test_menu_new_sheet_and_window_scrolling(g):
                               "3     .   .   .   .   . "]
 
 
-def test_first_turns_scoring_refusals_and_dice_keys(g):
+def test_first_turns_scoring_refusals_and_dice_keys(playing):
+    g = playing
     sheet = mm.Sheet(mm.default_rules())
-    screen = new_game(g)
+    screen = g.game()
     # dice keys choose and un-choose; an unchosen die keeps its value
     g.key("2")
     assert g.beeped and g.game().dice[1] is None
@@ -209,13 +220,13 @@ def test_first_turns_scoring_refusals_and_dice_keys(g):
     check_sheet(g, sheet)
 
 
-def test_default_rules_end_of_game_top_ten_and_memory(g):
+def test_default_rules_end_of_game_top_ten_and_memory(playing):
+    g = playing
     rules = mm.default_rules()
     empty = [(1, 2), (2, 8), (3, 11), (4, 0), (5, 12), (6, 9)]
     sheet = near_end(rules, empty, seed=3)
     sheet.cells[1][:6] = [3, 6, None, 16, 15, 18]  # 58 + 9 below: the bonus with the last 3s
     sheet.cells[2][11] = 0  # Mikazee crossed out: a Mikazee may still be a full house
-    new_game(g)
     g.set_sheet(sheet)
     assert not sheet.has_bonus(1)
     book(g, sheet, 1, 2, (3, 3, 3, 1, 2))
@@ -258,6 +269,8 @@ def test_default_rules_end_of_game_top_ten_and_memory(g):
 
 def test_edited_rule_set_kolom_voor_kolom_in_twee_and_bonuses(g):
     g.start()
+    assert g.screen() == ["MIKAZEE SET 1 MIKAZEE   ", "S=SPEL   R=REGELS       ",
+                          "T=TOP 10  <>=ANDERE SET ", "O=BAND OPSLAAN L=LADEN  "]
     g.key("RIGHT")  # set 2
     assert g.screen()[0].startswith("MIKAZEE SET 2 SET 2")
     g.key("R")
@@ -380,8 +393,8 @@ def test_top_ten_survives_kniffel_clear_and_power_off(rom_dir):
     rules = mm.default_rules()
     rules.update(columns=1, order1=0, weight1=2)
     top = [("OLD ", 500), ("LOW ", 10)] + mm.EMPTY_TOP[2:]
-    write_set(g, 3, "EEN KOL", rules, top)
-    new_game(g, set_index=3)
+    write_set(g, 1, "EEN KOL", rules, top)
+    new_game(g, set_index=1)
     sheet = near_end(rules, [(1, 12)], seed=7)
     g.set_sheet(sheet)
     book(g, sheet, 1, 12, (6, 6, 6, 6, 5))
@@ -392,7 +405,7 @@ def test_top_ten_survives_kniffel_clear_and_power_off(rom_dir):
     g.type_input("BERT")
     g.wait_ready()
     expected = mm.top_insert(top, "BERT", final)[0]
-    assert g.card_sets()[3][2] == expected
+    assert g.card_sets()[1][2] == expected
     g.key("ENTER")
     g.key("ENTER")
     m = g.m
@@ -413,13 +426,12 @@ def test_top_ten_survives_kniffel_clear_and_power_off(rom_dir):
     again.lines = g.lines
     other.tap("BRK")
     other.run_for(0.3)
-    assert again.card_sets()[3][2] == expected
+    assert again.card_sets()[1][2] == expected
     other.type_keys("{CLS}")
     again.start()
-    for _ in range(3):
-        again.key("RIGHT")
+    again.key("RIGHT")
     again.key("T")
     rows = other.screen_text()
-    assert rows[0].startswith("TOP 10 SET 4 EEN KOL")
+    assert rows[0].startswith("TOP 10 SET 2 EEN KOL")
     assert rows[1] == f" 1 OLD   500 2 BERT{final:5d}", rows
     assert rows[2] == " 3 LOW    10 4 ----    0"

@@ -163,7 +163,7 @@ SCRIPT_CD = [
     ("FH", (5, 5, 5, 5, 5), {}),  # joker: FH 25, still no bonus
     ("GS", (2, 2, 2, 2, 2), {}),  # box 2 open: no joker, GS 0
     ("2", (2, 2, 3, 3, 1), {}),
-    ("KS", (3, 4, 5, 6, 6), {}),
+    ("KS", (1, 1, 1, 1, 1), {}),  # box 1 open: no joker, KS 0
     ("1", (1, 1, 2, 3, 4), {}),
     ("3", (3, 3, 1, 2, 4), {}),
     ("4", (4, 4, 4, 4, 2), {}),
@@ -181,7 +181,8 @@ def test_script_covers_the_rules():
         assert player.finished
     assert ab.jahtzy_bonus == 400 and cd.jahtzy_bonus == 0
     assert ab.points["FH"] == 0 and ab.points["KS"] == 30 and ab.points["GS"] == 40
-    assert cd.points["FH"] == 25 and cd.points["GS"] == 0 and cd.points["JA"] == 0
+    assert cd.points["FH"] == 25 and cd.points["GS"] == 0 and cd.points["KS"] == 0
+    assert cd.points["JA"] == 0
     assert ab.bonus == 35 and cd.bonus == 0
     assert ab.difference_sum == 74 - 63 and cd.difference_sum == 59 - 63
     assert ab.total > cd.total
@@ -243,22 +244,29 @@ def test_die_keys_and_third_roll(game):
 
 # -- a five-game match (short games) --------------------------------------------------------
 
-# one KA turn per player and game: game winners CD, tie, AB, AB, CD; overall AB
-MATCH_DICE = [
-    ((6, 6, 5, 5, 4), (6, 6, 6, 5, 5)),
-    ((4, 4, 4, 4, 4), (5, 5, 5, 3, 2)),
-    ((6, 6, 6, 6, 5), (1, 1, 2, 2, 3)),
-    ((6, 5, 4, 3, 2), (1, 2, 3, 4, 6)),
-    ((1, 1, 1, 1, 2), (2, 2, 2, 3, 3)),
+# one turn per player and game (KA, except AB's five equal dice in FH with the jahtzy box
+# still open: 0): game winners CD, tie, AB, AB, CD; overall CD (84 to 75)
+MATCH_TURNS = [
+    (("FH", (4, 4, 4, 4, 4)), ("KA", (6, 6, 6, 5, 5))),
+    (("KA", (4, 4, 4, 4, 4)), ("KA", (5, 5, 5, 3, 2))),
+    (("KA", (6, 6, 6, 6, 5)), ("KA", (1, 1, 2, 2, 3))),
+    (("KA", (6, 5, 4, 3, 2)), ("KA", (1, 2, 3, 4, 6))),
+    (("KA", (1, 1, 1, 1, 2)), ("KA", (2, 2, 2, 3, 3))),
 ]
 
 
 def test_match_script():
     match = ym.Match(["AB", "CD"])
-    for ab, cd in MATCH_DICE:
-        match.add_game([sum(ab), sum(cd)])
+    for turns in MATCH_TURNS:
+        scores = []
+        for box, dice in turns:
+            player = ym.Player("XX")
+            player.book(box, dice)
+            scores.append(player.total)
+        match.add_game(scores)
+    assert match.games[0] == [0, 28]
     assert [ym.winners(g) for g in match.games] == [[1], [0, 1], [0], [0], [1]]
-    assert match.finished and match.winners() == [0]
+    assert match.finished and match.totals == [75, 84] and match.winners() == [1]
 
 
 def test_five_game_match_names_the_overall_winner(game):
@@ -266,12 +274,12 @@ def test_five_game_match_names_the_overall_winner(game):
     free_after_load = y.free_memory()
     y.start(["AB", "CD"])
     match = ym.Match(["AB", "CD"])
-    for number, dice_pair in enumerate(MATCH_DICE, start=1):
+    for number, turns in enumerate(MATCH_TURNS, start=1):
         y.wait_ready()
         y.poke_int("R", 13)  # the last round: the game ends after this one
         players = [ym.Player("AB"), ym.Player("CD")]
-        for player, dice in zip(players, dice_pair):
-            scored_turn(y, player, "KA", dice, number, timing=player is players[0])
+        for player, (box, dice) in zip(players, turns):
+            scored_turn(y, player, box, dice, number, timing=player is players[0])
         y.wait_ready()
         match.add_game([p.total for p in players])
         check_end_screen(y, players, match, final=number == ym.GAMES)
