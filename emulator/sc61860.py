@@ -31,6 +31,7 @@ Choices where the sources disagree follow hardware.md section 2.4; the others ar
 noted where they are made and in optable.csv.
 """
 
+import hashlib
 from collections import Counter
 
 from emulator import cpu_ops_alu, cpu_ops_block, cpu_ops_flow, cpu_ops_move
@@ -47,6 +48,9 @@ IMPLEMENTATIONS = {**cpu_ops_move.SEMS, **cpu_ops_flow.SEMS, **cpu_ops_alu.SEMS,
 SEMS = [IMPLEMENTATIONS[o.mnemonic](o) for o in OPS]
 _HANDLER_CODES = handler_codes(OPS, SEMS)
 HOT = 64  # runs of an entry point in ROM before it is translated into a block
+# (contents of the regions, bank, entry) -> block code, shared by the CPUs of a process: a
+# machine booted after another with the same ROM uses its blocks from the first run.
+_TRANSLATED = {}
 
 # State cells exposed as attributes, with the mask applied on assignment.
 _STATE = {"p": 0x7F, "q": 0x7F, "r": 0x7F, "dp": 0xFFFF, "pc": 0xFFFF, "c": 1, "z": 1,
@@ -92,28 +96,36 @@ def _build(cpu, mem, iram, bus):
     # Block cache: pages[addr >> 8][addr & 0xFF] is a block, `cold` (not hot yet) or None
     # (interpret). The window's pages are swapped per bank.
     pages = [_NO_CODE] * 256
-    code = {"fixed": (0, 0), "window": (0, 0), "bank": None, "banks": {}, "hits": {}}
+    code = {"fixed": (0, 0), "window": (0, 0), "bank": None, "banks": {}, "hits": {},
+            "fixed_id": None, "window_ids": {}}
 
     def cold(pc):
         window = code["window"]
         in_window = window[0] <= pc < window[1]
-        key = (code["bank"], pc) if in_window else pc
-        hits = code["hits"]
-        n = hits.get(key, 0) + 1
-        if n < HOT:
-            hits[key] = n
-            return None
-        fixed = code["fixed"]
-        if in_window:
-            def allowed(addr):
-                return fixed[0] <= addr < fixed[1] or window[0] <= addr < window[1]
+        key = (code["fixed_id"], code["window_ids"][bank] if in_window else None, pc)
+        if key in _TRANSLATED:
+            block_code_ = _TRANSLATED[key]
         else:
-            def allowed(addr):
-                return fixed[0] <= addr < fixed[1]
-        lines = block_source(mem, pc, allowed, OPS, SEMS, in_window, bank)
-        block = bind(block_code(lines), cellmap) if lines else None
+            hits = code["hits"]
+            n = hits.get(key, 0) + 1
+            if n < HOT:
+                hits[key] = n
+                return None
+            fixed = code["fixed"]
+            if in_window:
+                def allowed(addr):
+                    return fixed[0] <= addr < fixed[1] or window[0] <= addr < window[1]
+            else:
+                def allowed(addr):
+                    return fixed[0] <= addr < fixed[1]
+            lines = block_source(mem, pc, allowed, OPS, SEMS, in_window, bank)
+            block_code_ = _TRANSLATED[key] = block_code(lines) if lines else None
+        block = bind(block_code_, cellmap) if block_code_ else None
         pages[pc >> 8][pc & 0xFF] = block
         return block(pc) if block else None
+
+    def region_id(first, stop, *more):
+        return (first, stop, hashlib.blake2b(mem[first:stop]).digest()) + more
 
     def fresh(first, stop):
         return [[cold] * 256 for _ in range(first >> 8, (stop + 0xFF) >> 8)]
@@ -121,7 +133,8 @@ def _build(cpu, mem, iram, bus):
     def set_code_regions(fixed, window):
         nonlocal bank
         bank = None
-        code.update(fixed=fixed, window=window, bank=None, banks={}, hits={})
+        code.update(fixed=fixed, window=window, bank=None, banks={}, hits={},
+                    fixed_id=region_id(*fixed), window_ids={})
         pages[:] = [_NO_CODE] * 256
         pages[fixed[0] >> 8:(fixed[1] + 0xFF) >> 8] = fresh(*fixed)
 
@@ -133,6 +146,7 @@ def _build(cpu, mem, iram, bus):
             banks = code["banks"]
             if new not in banks:
                 banks[new] = fresh(first, stop)
+                code["window_ids"][new] = region_id(first, stop, new, code["fixed_id"])
             pages[first >> 8:(stop + 0xFF) >> 8] = banks[new]
 
     def run(budget):

@@ -31,13 +31,13 @@ from .program import MAX_LINE
 from .keycodes import CHARS, SHIFTED, inkey_code
 from .listview import ListMixin, has_colon, wrap_listing
 from .screen import COLS, ROWS, Screen
+from .sound import SoundMixin
 from .states import DELAY, ENTER_WAIT, IDLE, INPUT, QUESTION, RUNNING
 from .tokens import CODES
 from .typed import from_text, to_text, tokenize_body
 
 MAX_INPUT = 80              # the input buffer at 0xFD20 holds 80 characters
 ENTER_CYCLES = 66_000       # reading a typed line (measured on the firmware engine)
-TONE_CYCLES = 25_600        # a BEEP's tone (0.1 s, assumed)
 KEYWAIT_STROBE = 0x3F       # what the firmware writes to 0x3E00 while it waits for keys
 STROBE_ADDR = 0x3E00
 CURSOR = 0x5F               # the firmware's cursor reads as `_`
@@ -60,7 +60,7 @@ INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_po
 SCREEN_STATE = ("row", "col", "done")
 
 
-class BuiltinEngine(InputMixin, ListMixin):
+class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
     name = "builtin"
 
     def __init__(self, machine):
@@ -378,6 +378,12 @@ class BuiltinEngine(InputMixin, ListMixin):
         if self.list_addr is not None and key in ("UP", "DOWN"):
             self._list_step(-1 if key == "UP" else 1)
             return
+        if self.mode == PRO_MODE and key in ("UP", "DOWN") and not self.line:
+            # in PRO mode the arrows list the program from its first line
+            first = self.interp.program.first_from(0)
+            if first is not None:
+                self._show_listing(first)
+            return
         if key == "ENTER":
             self._enter()
             return
@@ -585,24 +591,6 @@ class BuiltinEngine(InputMixin, ListMixin):
             self._stop_with(b"BREAK", keep_position=False)
         elif kind == "list":
             self._list(pending[1])
-
-    def _sound(self, used):
-        """Drive the machine's buzzer through a BEEP: 4 kHz (Xout mode 3) for
-        TONE_CYCLES from each time left in `tones`; returns the cycles until the next
-        change so DELAY stops there."""
-        buzzer = getattr(self.machine, "buzzer", None)
-        now = getattr(self.machine, "cycles", self.clock) + used
-        left = self.delay_left
-        tone_on = any(start >= left > start - TONE_CYCLES for start in self.tones)
-        if buzzer is not None:
-            buzzer.set_mode(now, 3 if tone_on else 0)
-        if left <= self.tones[-1] - TONE_CYCLES:
-            self.tones = []
-            return left
-        edges = [left - (start - TONE_CYCLES) for start in self.tones
-                 if start - TONE_CYCLES < left]
-        edges += [left - start for start in self.tones if start < left]
-        return max(1, min(edges))
 
     def _stop_with(self, word, keep_position):
         """BRK or STOP: `BREAK IN line` (`BREAK` for an immediate line); CONT goes on."""

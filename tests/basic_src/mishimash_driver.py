@@ -125,7 +125,7 @@ def parse_turn_screen(rows):
         raise DriverError(f"dice row: {rows!r}")
     chosen = tuple(i + 1 for i in range(6) if r1[2 * i + 1] == "^")
     return Screen(rows=list(rows), dice=tuple(dice), chosen=chosen, roll=int(r0[14:17]),
-                  name=r0[22:24], label=r1[12:24].strip(), turn=_number(r2[5:12]),
+                  name=r0[22:24], label=" ".join(r1[12:24].split()), turn=_number(r2[5:12]),
                   total=_number(r2[16:24]), bonus_message=r3[:13].strip(),
                   status=r3[14:24].strip())
 

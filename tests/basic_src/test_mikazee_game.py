@@ -34,8 +34,10 @@ def booted(rom_dir):
 def g(booted):
     g, menu, _ = booted
     g.m.restore(menu)
+    g.index_lines()
     g.cursor = (1, 0)
-    return g
+    yield g
+    g.index_lines()
 
 
 @pytest.fixture
@@ -43,6 +45,7 @@ def playing(booted):
     """A new default game: roll 1 of turn 1, cursor on column 1, row Een."""
     g, _, game = booted
     g.m.restore(game)
+    g.index_lines()
     g.cursor = (1, 0)
     return g
 
@@ -288,43 +291,37 @@ def test_edited_rule_set_kolom_voor_kolom_in_twee_and_bonuses(g):
     for _ in range(3):
         g.key("LEFT")  # K3: VRIJ -> LI->RE -> KOL/KOL -> IN TWEE
     assert selected(g) == ("K3 VOLGORDE", "IN TWEE")
-    for _ in range(8):
-        g.key("DOWN")  # K2 GEWICHT is field 11
+    for _ in range(13):
+        g.key("UP")  # 3 2 1 0, wraps to 37 ... 28
+    assert selected(g) == ("..OOK BIJ MIK=0", "NEE")
+    g.key("RIGHT")
+    g.key("UP")  # 27 extra Mikazee bonus
     g.key("ENTER", wait=False)
-    g.type_input("4")
+    g.type_input("100")
     g.wait_ready()
-    for _ in range(8):
-        g.key("DOWN")  # field 19 BONUS VANAF
+    g.key("UP")  # 26 Mikazee = full house
+    g.key("RIGHT")
+    assert selected(g) == ("MIKAZEE=FULL H.", "JA")
+    for _ in range(5):
+        g.key("UP")  # 21 bonus for all columns
+    g.key("ENTER", wait=False)
+    g.type_input("77")
+    g.wait_ready()
+    g.key("UP")
+    g.key("UP")  # 19
     assert selected(g) == ("BONUS VANAF", "63")
     g.key("ENTER", wait=False)
     g.type_input("50")
     g.wait_ready()
-    g.key("DOWN")
-    g.key("ENTER", wait=False)
-    g.type_input("20")
-    g.wait_ready()
-    g.key("DOWN")  # 21: all columns
-    g.key("ENTER", wait=False)
-    g.type_input("77")
-    g.wait_ready()
-    for _ in range(5):
-        g.key("DOWN")  # 26: Mikazee = full house
-    g.key("RIGHT")
-    assert selected(g) == ("MIKAZEE=FULL H.", "JA")
-    g.key("DOWN")  # 27 extra Mikazee bonus
-    g.key("ENTER", wait=False)
-    g.type_input("100")
-    g.wait_ready()
-    g.key("DOWN")  # 28: also with Mikazee 0
-    g.key("RIGHT")
+    assert selected(g) == ("BONUS VANAF", "50")
     g.key("N", wait=False)
     g.type_input("TEST")
     g.wait_ready()
     g.key("S")
     assert g.screen()[0].startswith("MIKAZEE SET 2 TEST")
     rules = mm.default_rules()
-    rules.update(columns=3, order1=5, order2=5, order3=4, weight2=4, bonus_from=50, bonus=20,
-                 all_bonus=77, mik_is_fh=1, extra_mik=100, extra_if_zero=1)
+    rules.update(columns=3, order1=5, order2=5, order3=4, bonus_from=50, all_bonus=77,
+                 mik_is_fh=1, extra_mik=100, extra_if_zero=1)
     name, stored, top = g.card_sets()[1]
     assert name == "TEST   " and stored == rules and top == mm.EMPTY_TOP
     assert g.card_sets()[0][1] == mm.default_rules()  # set 1 untouched
@@ -383,13 +380,10 @@ def test_left_to_right_joker_options_and_full_house(g):
     check_sheet(g, sheet)
 
 
-def test_top_ten_survives_kniffel_clear_and_power_off(rom_dir):
+def test_top_ten_survives_kniffel_clear_and_power_off(g, rom_dir):
     from pc1360.tokenizer import tokenize
-    machine = md.boot(rom_dir)
-    g = md.Mikazee(machine)
     both = (md.ROOT / "basic_src" / "kniffel.bas").read_text() + md.SOURCE.read_text()
-    g.load(tokenize(both))
-    g.cursor = (1, 0)
+    g.load(tokenize(both))  # Kniffel's lines 1-510 in front, as on the shared card
     rules = mm.default_rules()
     rules.update(columns=1, order1=0, weight1=2)
     top = [("OLD ", 500), ("LOW ", 10)] + mm.EMPTY_TOP[2:]

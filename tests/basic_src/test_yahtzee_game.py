@@ -31,7 +31,7 @@ def loaded(rom_dir):
     """One booted machine with both programs for the module: each test starts from its
     snapshot on the same machine, so the CPU core's compiled blocks stay warm (compiling
     them again for every test would double the runtime)."""
-    machine = yd.boot(rom_dir, card_kb=yd.CARD_KB)
+    machine = yd.boot(rom_dir)
     y = yd.Yahtzee(machine)
     y.load()
     return y, machine.snapshot()
@@ -41,6 +41,7 @@ def loaded(rom_dir):
 def game(loaded):
     y, snap = loaded
     y.m.restore(snap)
+    y._index_lines()  # a test may have loaded another image
     y.reset_records()
     return y
 
@@ -245,7 +246,7 @@ def test_die_keys_and_third_roll(game):
 # -- a five-game match (short games) --------------------------------------------------------
 
 # one turn per player and game (KA, except AB's five equal dice in FH with the jahtzy box
-# still open: 0): game winners CD, tie, AB, AB, CD; overall CD (84 to 75)
+# still open: 0): game winners CD, tie, AB, AB, CD; overall CD (85 to 75)
 MATCH_TURNS = [
     (("FH", (4, 4, 4, 4, 4)), ("KA", (6, 6, 6, 5, 5))),
     (("KA", (4, 4, 4, 4, 4)), ("KA", (5, 5, 5, 3, 2))),
@@ -266,7 +267,7 @@ def test_match_script():
         match.add_game(scores)
     assert match.games[0] == [0, 28]
     assert [ym.winners(g) for g in match.games] == [[1], [0, 1], [0], [0], [1]]
-    assert match.finished and match.totals == [75, 84] and match.winners() == [1]
+    assert match.finished and match.totals == [75, 85] and match.winners() == [1]
 
 
 def test_five_game_match_names_the_overall_winner(game):
@@ -337,6 +338,21 @@ def test_fresh_list_is_empty_and_shown_with_0(game):
     assert y.screen()[0].startswith("AANTAL SPELERS?"), y.screen()
 
 
+def test_no_list_when_another_program_follows_line_1999(game):
+    # The program finds its list as the last line in memory (0xFFD9). With a line above
+    # 1999 in memory it shows no list and goes on (documented in yahtzee.md).
+    y = game
+    text = yd.KNIFFEL.read_text() + yd.SOURCE.read_text() + "5000 REM ANOTHER PROGRAM\n"
+    y.load(yd.tokenize(text))
+    assert y.lines[-1][2] == 5000
+    y.m.type_keys("{DEF}J")
+    y.m.key_wait_ready()
+    y.type_input("0")
+    y.m.key_wait_ready()
+    assert y.screen()[0].startswith("AANTAL SPELERS?"), y.screen()
+    y.check_error()
+
+
 def test_hiscores_ordered_and_kept_across_clear_and_power_off(game, rom_dir):
     y = game
     y.set_hiscores(PRESET)
@@ -371,8 +387,7 @@ def test_hiscores_ordered_and_kept_across_clear_and_power_off(game, rom_dir):
     assert m.off
     card, state = m.card_data(), m.power_state()
     # A new machine from the saved card and power-off state; ON, then DEF J and 0.
-    other = yd.PC1360(rom_dir=rom_dir, card_kb=yd.CARD_KB, card_data=card)
-    other.resume(state)
+    other = yd.resumed_machine(rom_dir, card, state)
     again = yd.Yahtzee(other)
     again.lines = y.lines
     other.tap("BRK")

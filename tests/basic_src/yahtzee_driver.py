@@ -17,11 +17,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from emulator.machine import PC1360  # noqa: F401  (for the restart tests)
+from emulator.machine import PC1360
 from pc1360.tokenizer import tokenize
 
 import kniffel_driver as kd
-from kniffel_driver import DriverError, boot  # noqa: F401  (re-exported for the tests)
+from kniffel_driver import DriverError
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "yahtzee.bas"
@@ -30,6 +30,18 @@ CARD_KB = 16
 HISCORE_LINE = 1999
 HISCORE_ENTRIES = 10
 ERROR_CHECK = 0.25  # emulated seconds between looks for "ERROR" on the display
+
+
+def boot(rom_dir, card_kb=CARD_KB):
+    """A machine after the cold-boot card question (kniffel_driver.boot)."""
+    return kd.boot(rom_dir, card_kb=card_kb)
+
+
+def resumed_machine(rom_dir, card, state):
+    """A new machine from a saved card and power-off state, switched on again."""
+    machine = PC1360(rom_dir=rom_dir, card_kb=len(card) // 1024, card_data=card)
+    machine.resume(state)
+    return machine
 
 
 def source_lines():

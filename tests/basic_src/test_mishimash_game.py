@@ -1,0 +1,289 @@
+"""Whole MISHIMASH games on the firmware engine (the real ROM running basic_src/mishimash.bas).
+
+After every key the LCD text is read and checked against mishimash_model: the dice, the roll
+number (the multiplier), the name, the label (round, final round, sudden death), the turn's
+unbanked points, the banked total and the messages. The scripted games force the rolls
+(mishimash_driver.force pokes the dice as the program rolls them) to reach the cases: the
+refused split, the multiplier, the MISHIMASH bonus for the first to the sixth clear of a
+turn, bank, bust, the final round after the target and a sudden-death tie-break. One game
+is played with the program's own random dice.
+
+One machine serves the module: it is booted and loaded once and every test starts from a
+snapshot of it (the emulator keeps its translated ROM code, so later games run faster).
+Runtime (shared 2-core machine): see basic_src/mishimash.md.
+"""
+
+import pytest
+
+import mishimash_model as mm
+
+md = pytest.importorskip("mishimash_driver", exc_type=ImportError)
+
+pytestmark = [pytest.mark.rom, pytest.mark.slow]
+
+MAX_SHOWN_S = 2.5  # ENTER (or the key after a turn) -> the new dice on the display
+MAX_READY_S = 4.5  # ... -> the program takes keys again (counted, bust checked)
+MAX_CHOOSE_S = 0.6  # digit key -> marked, the program takes keys again
+
+
+@pytest.fixture(scope="module")
+def loaded(rom_dir):
+    machine = md.boot(rom_dir, card_kb=8)
+    game = md.Mishimash(machine)
+    game.load()
+    return game, machine.snapshot()
+
+
+@pytest.fixture
+def k(loaded):
+    game, snapshot = loaded
+    game.m.restore(snapshot)
+    game.pending = None
+    game.times = {"shown": [], "ready": []}
+    return game
+
+
+# -- helpers ----------------------------------------------------------------------------
+
+def check_roll(k, game, turn, message=""):
+    """The screen after a roll that scores: everything as the model has it."""
+    s = k.turn_screen()
+    assert s.dice == turn.dice, s.rows
+    assert s.roll == turn.roll_number and s.chosen == (), s.rows
+    assert s.name == game.names[game.current], s.rows
+    assert s.label == game.label, s.rows
+    assert s.turn == turn.points, s.rows
+    assert s.total == game.scores[game.current], s.rows
+    assert s.bonus_message == message and s.status == "", s.rows
+    return s
+
+
+def choose(k, positions):
+    """Digit keys for the 1-based positions (each beeps once and marks its die)."""
+    for position in positions:
+        before = k.turn_screen().chosen
+        k.key(str(position))
+        assert k.beeps == 1
+        after = k.turn_screen().chosen
+        assert set(after) ^ set(before) == {position}, (before, after)
+
+
+def keep_and_roll(k, game, turn, positions, dice):
+    """Choose `positions` (1-based; dice chosen before stay chosen), ENTER, and the next
+    roll comes out as `dice`. Returns
+    the bonus of a clear (the message it shows) and checks the screen (bust included)."""
+    choose(k, positions)
+    kept = [p - 1 for p in k.turn_screen().chosen]  # also dice chosen before
+    k.force(dice)
+    k.key("ENTER")
+    assert k.beeps >= 1
+    _, bonus = turn.keep(kept)
+    message = f"MISHIMASH +{bonus}" if bonus else ""
+    if turn.roll(dice):
+        s = k.turn_screen()
+        assert s.dice == tuple(dice) and s.status == "PECH!" and s.turn == 0, s.rows
+        assert k.beeps == 2 and s.bonus_message == message, s.rows
+        return bonus
+    check_roll(k, game, turn, message)
+    return bonus
+
+
+def keep_and_bank(k, game, turn, positions):
+    choose(k, positions)
+    kept = [p - 1 for p in k.turn_screen().chosen]
+    k.key("B")
+    assert k.beeps == 1
+    _, bonus = turn.keep(kept)
+    banked = turn.bank()
+    started = game.end_turn(banked)
+    s = k.turn_screen()
+    assert s.turn == banked and s.status == "BEWAARD", s.rows
+    assert s.total == game.scores[game.history[-1][0]], s.rows
+    assert s.bonus_message == (f"MISHIMASH +{bonus}" if bonus else ""), s.rows
+    if started:
+        assert s.label == ("EINDE" if game.finished else "SLOTRONDE"), s.rows
+    return banked
+
+
+def next_turn(k, game, dice):
+    """The key after a bank or a bust; the next player's first roll comes out as `dice`."""
+    k.force(dice)
+    k.key("ENTER")
+    turn = mm.Turn()
+    if turn.roll(dice):
+        game.end_turn(None)
+        s = k.turn_screen()
+        assert s.status == "PECH!" and s.turn == 0 and s.dice == tuple(dice), s.rows
+        return None
+    check_roll(k, game, turn)
+    return turn
+
+
+def bust_ends_turn(game):
+    game.end_turn(None)
+
+
+def check_end_screen(k, game):
+    rows = k.screen()
+    for i, name in enumerate(game.names[:6]):
+        row, col = divmod(12 * i, 24)
+        assert rows[row][col:col + 10] == f"{name}{game.scores[i]:8.1f}", rows
+    winner = game.names[game.winner]
+    assert rows[3].startswith(f"WINNAAR: {winner}  RONDE{game.round:3d}"), rows
+
+
+def finish(k, answer="N"):
+    k.key("ENTER")
+    assert k.screen()[0].startswith("NIEUW SPEL? J/N"), k.screen()
+    k.key("X")  # neither J nor N: asked again
+    assert k.screen()[0].startswith("NIEUW SPEL? J/N")
+    k.key(answer, wait=False)
+    k.m.key_wait_ready()
+    k.check_error()
+
+
+def check_times(k):
+    assert max(k.times["shown"]) <= MAX_SHOWN_S, k.times["shown"]
+
+
+# -- the games ----------------------------------------------------------------------------
+
+def test_refused_split_multiplier_and_three_clears_in_one_turn(k):
+    """AB: refused split of three 5s and a refused dead die, then rolls x1 to x5 with
+    three MISHIMASH clears (+10, +20, +30, never multiplied), the last one banked past
+    the target: CD plays the final round (and busts), AB wins."""
+    game = mm.Game(["AB", "CD"], target=60)
+    turn = mm.Turn()
+    k.start(game.names, target=60, first_dice=(5, 5, 5, 1, 2, 3))
+    turn.roll((5, 5, 5, 1, 2, 3))
+    check_roll(k, game, turn)
+    # one 5 of three equal: refused (two beeps, ONGELDIG), nothing else changes
+    choose(k, [1])
+    k.key("ENTER")
+    s = k.turn_screen()
+    assert k.beeps == 2 and s.status == "ONGELDIG" and s.turn == 0 and s.roll == 1, s.rows
+    with pytest.raises(mm.Refused):
+        mm.keep_points(turn.dice, [0])
+    # a die that scores nothing: refused too
+    choose(k, [2, 3, 5])
+    k.key("B")
+    assert k.beeps == 2 and k.turn_screen().status == "ONGELDIG"
+    choose(k, [5])  # take the 2 back: 5 5 5 chosen
+    assert k.turn_screen().chosen == (1, 2, 3)
+    keep_and_roll(k, game, turn, [4], (1, 6))  # 5 5 5 + 1: (5 + 1) x1
+    assert turn.points == 6 and turn.dice_left == 2
+    assert keep_and_roll(k, game, turn, [1], (5,)) == 0  # the 1 x2, the 6 stays
+    assert turn.points == 8
+    assert keep_and_roll(k, game, turn, [1], (1, 1, 1, 5, 5, 5)) == 10  # 5 x3: 1st clear
+    assert turn.points == 8 + 1.5 + 10
+    assert keep_and_roll(k, game, turn, range(1, 7), (6, 2, 4, 1, 3, 5)) == 20  # x4
+    assert turn.points == 19.5 + 60 + 20 and turn.roll_number == 5
+    banked = keep_and_bank(k, game, turn, range(1, 7))  # the straight x5, 3rd clear: +30
+    assert banked == 99.5 + 75 + 30
+    assert game.phase == "final" and game.current == 1
+    s = k.turn_screen()
+    assert s.label == "SLOTRONDE" and s.bonus_message == "MISHIMASH +30" and s.total == 204.5
+    assert next_turn(k, game, (2, 3, 4, 6, 2, 3)) is None  # CD: bust in the final round
+    assert k.turn_screen().label == "SLOTRONDE" and k.turn_screen().name == "CD"
+    assert game.finished and game.winner == 0
+    k.key("ENTER")
+    check_end_screen(k, game)
+    finish(k, "N")
+    assert all(row.strip() in ("", ">") for row in k.screen()), k.screen()
+    check_times(k)
+
+
+def test_final_round_order_and_sudden_death(k):
+    """AA reaches the target: only BB and CC play once more (not AA again); AA and BB tie,
+    CC is out; sudden death: both bust (still tied), then BB leads by half a point."""
+    game = mm.Game(["AA", "BB", "CC"], target=10)
+    k.start(game.names, target=10, first_dice=(1, 1, 1, 2, 3, 4))
+    turn = mm.Turn()
+    turn.roll((1, 1, 1, 2, 3, 4))
+    check_roll(k, game, turn)
+    keep_and_bank(k, game, turn, [1, 2, 3])  # AA 10: target
+    assert k.turn_screen().label == "SLOTRONDE"
+    turn = next_turn(k, game, (4, 1, 1, 1, 3, 2))  # BB, final round
+    assert k.turn_screen().label == "SLOTRONDE"
+    keep_and_bank(k, game, turn, [2, 3, 4])  # BB 10: a tie
+    assert next_turn(k, game, (2, 2, 3, 4, 6, 3)) is None  # CC busts
+    assert game.phase == "sudden death" and game.names[game.current] == "AA"
+    assert next_turn(k, game, (2, 2, 3, 3, 4, 6)) is None  # AA, sudden death: bust
+    assert k.turn_screen().label == "BESLISSING" and k.turn_screen().name == "AA"
+    assert next_turn(k, game, (3, 3, 4, 4, 6, 2)) is None  # BB: bust (CC is skipped)
+    assert k.turn_screen().name == "BB"
+    turn = next_turn(k, game, (5, 2, 3, 4, 6, 6))  # still tied: AA again
+    assert k.turn_screen().label == "BESLISSING"
+    keep_and_bank(k, game, turn, [1])  # AA 10.5
+    assert k.turn_screen().total == 10.5
+    turn = next_turn(k, game, (1, 2, 3, 4, 6, 6))
+    assert k.turn_screen().name == "BB"
+    keep_and_bank(k, game, turn, [1])  # BB 11
+    assert game.finished and game.winner == 1
+    assert [game.names[p] for p, _ in game.history] == ["AA", "BB", "CC", "AA", "BB", "AA", "BB"]
+    k.key("ENTER")
+    check_end_screen(k, game)
+    finish(k, "J")  # a new game starts with the player count
+    assert k.screen()[0].startswith("AANTAL SPELERS?"), k.screen()
+
+
+def test_one_player_default_target_six_clears_and_memory(k):
+    """One player, target left at 1000 (ENTER alone): six clears of six 1s in one turn
+    (40 x1 ... 40 x6, bonus +10 ... +60) bank 1050 and end the game. MEM is measured before
+    and after."""
+    free_after_load = k.free_memory()
+    game = mm.Game(["SO"], target=1000)
+    k.start(game.names, target=None, first_dice=(1,) * 6)
+    turn = mm.Turn()
+    turn.roll((1,) * 6)
+    check_roll(k, game, turn)
+    for clear in range(1, 6):
+        assert keep_and_roll(k, game, turn, range(1, 7), (1,) * 6) == 10 * clear
+    assert turn.roll_number == 6 and turn.points == 40 * 15 + 150
+    banked = keep_and_bank(k, game, turn, range(1, 7))
+    assert banked == 40 * 21 + 210 == 1050
+    assert game.finished and k.turn_screen().label == "EINDE"
+    assert k.turn_screen().bonus_message == "MISHIMASH +60"
+    k.key("ENTER")
+    check_end_screen(k, game)
+    finish(k, "N")
+    free_at_end = k.free_memory()
+    print(f"\nMEM after load {free_after_load}, after a 1-player game {free_at_end}; "
+          f"dice shown {min(k.times['shown']):.2f}-{max(k.times['shown']):.2f} s after the key")
+    # nine two-letter numbers (15 bytes each), two arrays (7 bytes each), a player 10 bytes
+    assert free_after_load - free_at_end == 9 * 15 + 2 * 7 + 10
+    assert free_at_end > 2500
+    check_times(k)
+
+
+def test_random_dice_game(k):
+    """Two players, the program's own dice: every roll read off the screen is scored by the
+    model; a player keeps all scoring dice and banks (rolls on after a clear)."""
+    game = mm.Game(["R1", "R2"], target=8)
+    k.start(game.names, target=8)
+    turns = 0
+    while not game.finished:
+        turns += 1
+        assert turns <= 40, game.scores
+        s = k.turn_screen()
+        turn = mm.Turn()
+        while True:
+            if turn.roll(s.dice):
+                assert s.status == "PECH!" and s.turn == 0 and k.beeps >= 0, s.rows
+                game.end_turn(None)
+                break
+            check_roll(k, game, turn, s.bonus_message)
+            kept, _ = mm.best_keep(s.dice)
+            positions = sorted(p + 1 for p in kept)
+            if len(kept) < len(s.dice):
+                keep_and_bank(k, game, turn, positions)
+                break
+            choose(k, positions)
+            k.key("ENTER")
+            turn.keep(kept)
+            s = k.turn_screen()
+        if not game.finished:
+            k.key("ENTER")
+    k.key("ENTER")
+    check_end_screen(k, game)
+    finish(k, "N")
