@@ -24,23 +24,23 @@ from pc1360.program import Line
 from pc1360.tokenizer import tokenize_line
 
 from . import bcd, font, output, statements  # noqa: F401  (registers the handlers)
+from .serial_io import SERIAL, SerialMixin, enter_cycles  # OPEN/CLOSE/LOAD/SAVE (SIO)
 from .errors import LINE, OTHER, SYNTAX, BasicError
+from .editor import EditorMixin
 from .input import InputMixin
 from .interp import STATEMENTS, Interpreter
 from .program import MAX_LINE
 from .keycodes import CHARS, SHIFTED, inkey_code
-from .listview import ListMixin, has_colon, wrap_listing
+from .listview import ListMixin, first_colon, wrap_listing
 from .screen import COLS, ROWS, Screen
-from .sound import SoundMixin
+from .sound import TONE_CYCLES, SoundMixin
 from .states import DELAY, ENTER_WAIT, IDLE, INPUT, QUESTION, RUNNING
 from .tokens import CODES
 from .typed import from_text, to_text, tokenize_body
 
-MAX_INPUT = 80              # the input buffer at 0xFD20 holds 80 characters
 ENTER_CYCLES = 66_000       # reading a typed line (measured on the firmware engine)
 KEYWAIT_STROBE = 0x3F       # what the firmware writes to 0x3E00 while it waits for keys
 STROBE_ADDR = 0x3E00
-CURSOR = 0x5F               # the firmware's cursor reads as `_`
 RUN_MODE, PRO_MODE = "RUN", "PRO"
 CONTINUING = frozenset(b"+-*/^")    # typed first after a result, they continue from it
 # Statements that RUN mode refuses on a typed line with ERROR 1 (seen on the firmware).
@@ -53,14 +53,14 @@ STATEMENT_CODES = frozenset(STATEMENTS)
 ENGINE_STATE = ("state", "mode", "line", "input_row", "last_result", "last_shown", "shift",
                 "sml", "def_key", "prev_keys", "delay_left", "entering", "tones", "wait_key",
                 "error_lock", "input_items", "input_prompt", "input_keep", "input_col", "clock",
-                "list_addr")
+                "list_addr", "cur", "block_at", "blink_start", "recalled", "edit_addr", "error_at", "answer", "error_cur")
 INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_pos",
                 "running", "pending", "jumped", "stopped_at", "angle", "wait", "using",
                 "cursor", "gcursor", "line_end", "trace", "aread", "resume_input")
 SCREEN_STATE = ("row", "col", "done")
 
 
-class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
+class BuiltinEngine(EditorMixin, InputMixin, ListMixin, SoundMixin, SerialMixin):
     name = "builtin"
 
     def __init__(self, machine):
@@ -83,6 +83,14 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
         self.state = IDLE
         self.mode = RUN_MODE
         self.line = bytearray()        # the line being typed
+        self.cur = 0                   # its cursor (editor.py)
+        self.block_at = None           # (row, col) of the blinking block cursor
+        self.blink_start = 0
+        self.recalled = None           # (line, row): what LEFT/RIGHT bring back after ENTER
+        self.edit_addr = None          # PRO mode: the listed line being edited
+        self.error_at = None           # (line number, body offset) of the last program error
+        self.answer = None             # the last number result: RUN mode's UP/DOWN type it
+        self.error_cur = None          # an immediate line's error: where LEFT/RIGHT put the cursor
         self.input_row = None          # its first display row; None: not started
         self.last_result = None        # text of the last number result
         self.last_shown = b""          # the last result on the display (for AREAD)
@@ -90,7 +98,7 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
         self.prev_keys = frozenset(self.machine.keyboard.pressed)
         self.delay_left = 0
         self.entering = False          # the DELAY is ENTER's: the typed line runs after it
-        self.tones = []                # BEEP: the delay_left values at which tones start
+        self.tones = []                # BEEP: (delay_left at a tone's start, its length)
         self.wait_key = "ENTER"        # the key that ends ENTER_WAIT (DOWN under TRON)
         self.error_lock = False        # an error is shown: only CLS goes on
         self.input_items = []
@@ -126,7 +134,9 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
         used = 0
         while used < cycles:
             state = self.state
-            if state == RUNNING:
+            if state == SERIAL:
+                used += self._serial_run(cycles - used, used)
+            elif state == RUNNING:
                 used += self._execute(cycles - used)
             elif state == DELAY:
                 step = min(self.delay_left, cycles - used)
@@ -142,6 +152,10 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
                     else:
                         self.state = RUNNING
             else:
+                if state in (IDLE, INPUT):
+                    self._blink()
+                else:
+                    self._cursor_off()
                 self._signal_key_wait()
                 used = cycles
         self.clock += used
@@ -234,6 +248,7 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
             screen.clear_row(row)
         self.input_row = screen.row
         self.line.clear()
+        self.edit_addr = None
 
     def _show_rows(self, row, data, indent=None):
         """Write `data` from display row `row` on, continuing on the next rows,
@@ -256,14 +271,6 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
         screen.end_line()
         return first
 
-    def _show_typing(self):
-        """The line being typed, from its row, with the `_` cursor after it."""
-        screen = self.screen
-        if self.input_row is None:
-            screen.next_line()
-            self.input_row = screen.row
-        self.input_row = self._show_rows(self.input_row, bytes(self.line) + bytes([CURSOR]))
-
     def _show_mode(self):
         screen = self.screen
         screen.clear()
@@ -285,8 +292,11 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
             self._key(key)
 
     def _key(self, key):
+        held = self._cursor_off()
+        if key in ("SHIFT", "SML", "DEF") and self.state in (IDLE, INPUT) and not self.error_lock:
+            self.block_at = held            # these leave the line as it is
         if key == "BRK":
-            if self.state in (RUNNING, DELAY, ENTER_WAIT, INPUT) and not self.entering:
+            if self.state in (RUNNING, DELAY, ENTER_WAIT, INPUT, SERIAL) and not self.entering:
                 self._stop_with(b"BREAK", keep_position=True)
             return
         if self.state == QUESTION:
@@ -298,8 +308,15 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
         if self.state in (RUNNING, DELAY):
             return
         if self.error_lock:
-            # after an error only CLS (or UP in RUN mode) goes on, to a fresh `>`
-            if key == "CLS" or (key == "UP" and self.mode == RUN_MODE):
+            # after an error only CLS (or UP in RUN mode after a program's error) goes
+            # on, to a fresh `>`; after a typed line's error LEFT/RIGHT bring it back
+            # with the cursor at the error
+            if self.mode == RUN_MODE and key in ("LEFT", "RIGHT") and \
+                    self.error_cur is not None and self.recalled is not None:
+                self.error_lock = False
+                self._recall(key, self.error_cur)
+                return
+            if key == "CLS" or (key == "UP" and self.mode == RUN_MODE and self.error_cur is None):
                 self.error_lock = False
                 self.screen.clear()
                 self._prompt(top=True)
@@ -352,18 +369,6 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
             self.screen.set_symbol("SHIFT", False)
         return code
 
-    def _edit(self, key, code):
-        """Shared line editing; True if the key changed the line."""
-        line = self.line
-        if code is not None:
-            if len(line) < MAX_INPUT:
-                line.append(code)
-            return True
-        if key == "DEL" and line:
-            line.pop()
-            return True
-        return False
-
     def _idle_key(self, key, code):
         if key == "CLS":
             self.screen.clear()
@@ -375,21 +380,38 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
             self.mode = PRO_MODE if self.mode == RUN_MODE else RUN_MODE
             self._show_mode()
             return
+        if self.mode == PRO_MODE and key in ("UP", "DOWN") and self.edit_addr is not None:
+            # leaving a listed line being edited: the listing from the line before/after
+            self.list_addr, self.edit_addr = self.edit_addr, None
+            self.line.clear()
         if self.list_addr is not None and key in ("UP", "DOWN"):
             self._list_step(-1 if key == "UP" else 1)
             return
+        if self.mode == PRO_MODE and key in ("UP", "DOWN") and not self.line \
+                and self._show_error_line():
+            return
         if self.mode == PRO_MODE and key in ("UP", "DOWN") and not self.line:
-            # in PRO mode the arrows list the program from its first line
-            first = self.interp.program.first_from(0)
-            if first is not None:
-                self._show_listing(first)
+            # in PRO mode DOWN lists the program from its first line, UP from its last
+            addrs = [addr for _n, addr in self.interp.program.lines()]
+            if addrs:
+                self._show_listing(addrs[0] if key == "DOWN" else addrs[-1])
             return
         if key == "ENTER":
             self._enter()
             return
+        if self.mode == PRO_MODE and self.list_addr is not None and self._edit_listed(key):
+            return
+        if self.mode == RUN_MODE and self._recall(key):
+            return
+        if self.mode == RUN_MODE and key in ("UP", "DOWN") and self.answer:
+            for char in self.answer:            # typed as if by hand, CLS or not
+                self._edit(None, char)
+            self.list_addr = self.last_result = None
+            self._show_typing()
+            return
         if code is not None and not self.line and self.input_row is None:
             if self.last_result is not None and code in CONTINUING:
-                self.line += self.last_result
+                self._set_line(self.last_result)
         self.list_addr = None
         if self._edit(key, code):
             self.last_result = None
@@ -409,17 +431,20 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
         # (WAIT 0 67,000, 1+1 74,000, SIN 30 117,000); the expression's part is not
         # modelled yet
         self.entering = True
-        self.delay_left = ENTER_CYCLES
+        self.delay_left = enter_cycles(data) or ENTER_CYCLES
         self.state = DELAY
 
     def _enter_now(self):
-        data = bytes(self.line)
+        data = self._entered()
         if self.input_row is None:
             self.screen.next_line()
             self.input_row = self.screen.row
         start_row = self._show_rows(self.input_row, data)
         self.input_row = None
         self.line.clear()
+        self.edit_addr = None
+        if self.mode == RUN_MODE:
+            self.recalled = (data, start_row, self.screen.scrolls)
         try:
             if self.mode == PRO_MODE and data.lstrip(b" ")[:1].isdigit():
                 self._store_line(data, start_row)
@@ -429,8 +454,14 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
             for r in range(start_row, ROWS):
                 self.screen.clear_row(r)
             listed = from_text(list_line(Line(1, body)))[2:] if body else data
-            self._show_rows(start_row, listed, indent=0)
-            if has_colon(body):
+            start_row = self._show_rows(start_row, listed, indent=0)
+            if self.mode == RUN_MODE:
+                # LEFT/RIGHT bring back the listing
+                self.recalled = (listed, start_row, self.screen.scrolls)
+            colon = first_colon(body)
+            if colon is not None:
+                self.interp.start_immediate(body)       # the cursor goes to the `:`
+                self.interp.pos += colon
                 raise BasicError(SYNTAX)        # one statement per typed line
             self._run_immediate(body)
         except BasicError as err:
@@ -450,11 +481,14 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
         except FormatError:
             raise BasicError(SYNTAX) from None
         self.interp.program.store(line.number, line.body)
-        # the listing replaces what was typed
-        for r in range(row, ROWS):
+        self.error_at = None
+        # the listing replaces what was typed (the rows below stay: after editing a
+        # listed line the rest of the listing is still there)
+        for r in range(row, min(ROWS, row + 1 + len(data) // COLS)):
             self.screen.clear_row(r)
-        self._show_rows(row, self._listing(self.interp.program.find(line.number)),
-                        indent=len(str(line.number)) + 1)
+        addr = self.interp.program.find(line.number)
+        self._show_rows(row, self._listing(addr), indent=len(str(line.number)) + 1)
+        self.list_addr = addr           # UP/DOWN go on from the stored line
 
     def _run_immediate(self, body):
         """RUN mode: an expression (or an assignment) shows its value; a string
@@ -500,7 +534,7 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
         else:
             text = bcd.format_number(value).encode("ascii")
             self._message(text, right=True)
-            self.last_result = text.replace(b" ", b"")
+            self.last_result = self.answer = text.replace(b" ", b"")
 
     def _assignment_target(self):
         """If the line is `var = ...`, the variable's reference (position after it)."""
@@ -576,14 +610,18 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
             self.state = ENTER_WAIT
             self.wait_key = "DOWN"
         elif kind == "delay":
-            self.delay_left = pending[1]
+            self.delay_left = self._carried() + pending[1]
             self.state = DELAY
         elif kind == "beep":
-            self.delay_left = pending[4]
+            self.delay_left = self._carried() + pending[4]
             self.state = DELAY
-            # a tone at the start of each beep's time (its length is assumed)
-            self.tones = [pending[4] - start
-                          for start in range(0, pending[4], output.BEEP_CYCLES)][:pending[1]]
+            # (delay_left at its start, length) of each tone; BEEP n alone: a tone at
+            # the start of each beep's time (its length is assumed)
+            if len(pending) > 5:
+                self.tones = [(pending[4] - start, length) for start, length in pending[5]]
+            else:
+                self.tones = [(pending[4] - start, TONE_CYCLES) for start in
+                              range(0, pending[4], output.BEEP_CYCLES)][:pending[1]]
         elif kind == "input":
             self.input_items = list(pending[1])
             self._ask()
@@ -591,6 +629,13 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
             self._stop_with(b"BREAK", keep_position=False)
         elif kind == "list":
             self._list(pending[1])
+        elif kind == "serial":
+            self._serial_start(pending[1])
+
+    def _carried(self):
+        """What is left of the statement's own cost when it took longer than the run()
+        call (_execute put it into DELAY): the wait it asked for comes after it."""
+        return max(self.delay_left, 0) if self.state == DELAY else 0
 
     def _stop_with(self, word, keep_position):
         """BRK or STOP: `BREAK IN line` (`BREAK` for an immediate line); CONT goes on."""
@@ -610,6 +655,11 @@ class BuiltinEngine(InputMixin, ListMixin, SoundMixin):
         self._message(text)
 
     def _show_error(self, code, line):
+        interp = self.interp
+        if line and interp.line_addr is not None:
+            # PRO mode's UP/DOWN show this line with the cursor where the error was
+            self.error_at = (line, interp.pos - interp.line_addr - 3)
+        self.error_cur = None if line else self._error_column()
         self.error_lock = True
         self.interp.running = False
         self.interp.pending = None

@@ -30,7 +30,8 @@ class InputMixin:
             screen.write(screen.row, self.input_col, self.input_prompt + cursor)
             return
         self.input_col = 0
-        screen.next_line()
+        if screen.done or screen.col:
+            screen.next_line()      # right after CLS the question is on the top line
         screen.show_line(screen.row, self.input_prompt + cursor)
 
     def _input_key(self, key, code):
@@ -39,14 +40,23 @@ class InputMixin:
             return
         if self._edit(key, code):
             prompt = self.input_prompt if self.input_keep else b""
-            self._input_show(prompt + bytes(self.line) + bytes([CURSOR]))
+            text = prompt + self._typing_text()
+            col = self._input_show(text)
+            block = len(prompt) + self._cursor()
+            if self._cursor() < len(self.line) and 0 <= block - col < COLS - self.input_col:
+                self._block_on(self.screen.row, self.input_col + block - col)
 
     def _input_show(self, text):
+        """Show the question's line; returns the index in `text` of the first
+        character shown (a long line shows its end)."""
         screen = self.screen
+        width = COLS - self.input_col
+        first = max(0, len(text) - width)
         if self.input_col:
-            screen.write(screen.row, self.input_col, text[-(COLS - self.input_col):])
+            screen.write(screen.row, self.input_col, text[first:])
         else:
-            screen.show_line(screen.row, text[-COLS:])
+            screen.show_line(screen.row, text[first:])
+        return first
 
     def _input_done(self):
         interp = self.interp
@@ -55,7 +65,7 @@ class InputMixin:
         prompt = self.input_prompt if self.input_keep or not self.line else b""
         self._input_show(prompt + bytes(self.line) + b" ")     # the cursor goes
         screen.end_line()
-        data = bytes(self.line)
+        data = self._entered()
         self.line.clear()
         if not data:
             # ENTER alone keeps the variable and goes on with the next line; a `?`

@@ -24,6 +24,12 @@ LET_COST = 3350             # cycles of an assignment besides its expression (co
 LINE_COST = 500             # cycles to step onto the next line (estimate)
 INPUT_BUFFER = 0xFD20       # the 80-byte line buffer; immediate lines run from here
 RANDOM_SEED = 0xFDE0        # the ROM's random seed (hardware.md §4); our generator's state
+# The ROM's pointer into the program line being run (little-endian): after each program
+# statement it holds the address of the statement's last byte (the one before its ':' or
+# CR; a false IF: the byte before the line's CR). Found on the firmware engine: jumps
+# (GOTO, GOSUB, RETURN, ON, NEXT, THEN n) store the end of their own text, END and a true
+# IF store nothing, immediate lines leave it alone.
+LINE_POINTER = 0xFEF2
 FOR_LIMIT = 5               # nesting limits (basic_language.md §1.1)
 GOSUB_LIMIT = 10
 FORLoop = namedtuple("FORLoop", "ref limit step pos line line_addr")
@@ -72,6 +78,7 @@ class Interpreter(Expressions):
         self.jumped = False
         self.depth = 0              # open parentheses and functions (expr.nest)
         self.cost = 0               # cycles the current statement's expressions took
+        self.stmt_end = None        # a jumping statement's last byte (LINE_POINTER)
         self.stopped_at = None      # (pos, line, line_addr) for CONT after STOP/BRK
         self.resume_input = None    # INPUT items that BRK interrupted: CONT asks again
 
@@ -172,6 +179,7 @@ class Interpreter(Expressions):
                 self.enter_line(self.pos + 1)
             return LINE_COST
         self.jumped = False
+        self.stmt_end = None
         self.depth = 0
         self.cost = 0
         if byte == PREFIX:
@@ -186,7 +194,18 @@ class Interpreter(Expressions):
             cost = LET_COST
         if not self.jumped and self.running and not self.at_end():
             raise BasicError(SYNTAX)
+        end = self.stmt_end
+        if end is None and not self.jumped and self.pos:
+            end = self.pos - 1
+        if end is not None and self.line_addr is not None:
+            mem[LINE_POINTER] = end & 0xFF
+            mem[LINE_POINTER + 1] = end >> 8
         return cost + self.cost
+
+    def mark_statement_end(self):
+        """A jump leaves its statement: LINE_POINTER gets the statement's last byte."""
+        if self.line_addr is not None:
+            self.stmt_end = self.pos - 1
 
     def assignment(self):
         """`[LET] var = expression [, var = expression ...]` (programs written for
@@ -230,7 +249,9 @@ class Interpreter(Expressions):
         return self.program.find_label(value)
 
     def jump(self, target):
-        self.enter_line(self.resolve(target))
+        addr = self.resolve(target)
+        self.mark_statement_end()
+        self.enter_line(addr)
 
     def push_return(self):
         if len(self.gosub_stack) >= GOSUB_LIMIT:
@@ -293,6 +314,7 @@ class Interpreter(Expressions):
         value = bcd.add(self.vars.load(loop.ref), loop.step)
         self.vars.store(loop.ref, value)
         if (value <= loop.limit) if loop.step >= 0 else (value >= loop.limit):
+            self.mark_statement_end()
             self.pos, self.line, self.line_addr = loop.pos, loop.line, loop.line_addr
         else:
             stack.pop()

@@ -16,9 +16,14 @@ _WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ$")
 def has_colon(body):
     """True if a tokenized line has a `:` outside strings (RUN and PRO mode refuse
     such typed lines with ERROR 1)."""
+    return first_colon(body) is not None
+
+
+def first_colon(body):
+    """The index of the first `:` outside strings in a tokenized line, or None."""
     in_string = False
     skip = 0
-    for byte in body:
+    for index, byte in enumerate(body):
         if skip:
             skip -= 1
         elif byte == 0x22:
@@ -30,8 +35,8 @@ def has_colon(body):
         elif byte == 0xFE:
             skip = 1
         elif byte == 0x3A:
-            return True
-    return False
+            return index
+    return None
 
 
 def wrap_listing(text, indent):

@@ -20,12 +20,24 @@ from .tokens import CODES
 
 WAIT_UNIT = 4345            # WAIT n shows for n units: 4345 cycles each on the firmware
                             # engine (about 1/59 s, not the 1/64 s of the notes)
-# Measured on the firmware engine: PAUSE shows for about 0.96 s; BEEP 1 takes 93,800
-# cycles and every further beep 105,350; PRINT takes 12,400 cycles, 390 more for each
+# Measured on the firmware engine: PAUSE shows for about 0.96 s; BEEP 1 takes 108,270
+# cycles (statement included), every further beep 105,350 and BEEP 0 55,170; PRINT takes 12,400 cycles, 390 more for each
 # character and 27,000 more when it scrolls the display; LINE 600 for each dot.
 PAUSE_CYCLES = 246_800
-FIRST_BEEP_CYCLES = 93_800
+FIRST_BEEP_CYCLES = 104_670    # besides the statement's own 3,600
+BEEP_ZERO_CYCLES = 51_570
 BEEP_CYCLES = 105_350
+# BEEP n,f[,d] on the firmware engine: each beep is d+1 periods of a square wave whose
+# half period is 45 + 2f cycles (d defaults to 583), the first about 9,000 cycles after
+# the statement starts (parsing included), 53,200 cycles of silence between beeps, 214
+# after the last: BEEP 1,4,60 takes 16,070 cycles, BEEP 2,4,60 75,531, BEEP 0,4,60 8,667.
+BEEP_DEFAULT_DURATION = 583
+BEEP_HALF_PERIOD = 45
+BEEP_HALF_PER_TONE = 2
+BEEP_LEAD = 4_590           # from the end of the statement's own cost to the first edge
+BEEP_GAP = 53_213
+BEEP_TAIL = 214
+BEEP_ZERO_TONED = 3_870     # BEEP 0,f,d: no sound, the arguments' time only
 SCROLL_CYCLES = 27_000
 PRINT_CHAR_CYCLES = 390     # each character a PRINT shows
 LINE_DOT_CYCLES = 600       # each dot LINE draws
@@ -434,13 +446,22 @@ def stmt_line(it):
 
 @statement("BEEP", cost=3000)
 def stmt_beep(it):
-    """BEEP n[,f,d]: the engine sounds it while the time passes (tone and duration
-    are not modelled yet)."""
+    """BEEP n[,f,d]: the engine sounds it while the time passes. With f the beeps'
+    length and timing are the firmware's (the pitch is the buzzer's 4 kHz); BEEP n
+    alone keeps the earlier 0.1 s tones."""
     count = it.integer(0, 65535)
     tone = duration = None
     if it.accept(0x2C):
         tone = it.integer(0, 255)
         if it.accept(0x2C):
             duration = it.integer(0, 65535)
-    cycles = FIRST_BEEP_CYCLES + (count - 1) * BEEP_CYCLES if count else 0
-    it.pending = ("beep", count, tone, duration, cycles)
+    if tone is None:
+        cycles = FIRST_BEEP_CYCLES + (count - 1) * BEEP_CYCLES if count else BEEP_ZERO_CYCLES
+        it.pending = ("beep", count, tone, duration, cycles)
+        return
+    if duration is None:
+        duration = BEEP_DEFAULT_DURATION
+    length = 2 * (duration + 1) * (BEEP_HALF_PERIOD + BEEP_HALF_PER_TONE * tone)
+    starts = [BEEP_LEAD + i * (length + BEEP_GAP) for i in range(count)]
+    cycles = starts[-1] + length + BEEP_TAIL if count else BEEP_ZERO_TONED
+    it.pending = ("beep", count, tone, duration, cycles, [(s, length) for s in starts])

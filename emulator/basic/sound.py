@@ -8,19 +8,20 @@ class SoundMixin:
     """The BEEP part of BuiltinEngine (needs machine, clock, delay_left, tones)."""
 
     def _sound(self, used):
-        """Drive the machine's buzzer through a BEEP: 4 kHz (Xout mode 3) for
-        TONE_CYCLES from each time left in `tones`; returns the cycles until the next
+        """Drive the machine's buzzer through a BEEP: 4 kHz (Xout mode 3) for each
+        (time left at its start, length) in `tones`; returns the cycles until the next
         change so DELAY stops there."""
         buzzer = getattr(self.machine, "buzzer", None)
         now = getattr(self.machine, "cycles", self.clock) + used
         left = self.delay_left
-        tone_on = any(start >= left > start - TONE_CYCLES for start in self.tones)
+        tones = self.tones
+        tone_on = any(start >= left > start - length for start, length in tones)
         if buzzer is not None:
             buzzer.set_mode(now, 3 if tone_on else 0)
-        if left <= self.tones[-1] - TONE_CYCLES:
+        start, length = tones[-1]
+        if left <= start - length:
             self.tones = []
             return left
-        edges = [left - (start - TONE_CYCLES) for start in self.tones
-                 if start - TONE_CYCLES < left]
-        edges += [left - start for start in self.tones if start < left]
+        edges = [left - (start - length) for start, length in tones if start - length < left]
+        edges += [left - start for start, _length in tones if start < left]
         return max(1, min(edges))

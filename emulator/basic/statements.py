@@ -36,6 +36,7 @@ def stmt_return(it):
     if not it.gosub_stack:
         raise BasicError(NESTING)
     entry = it.gosub_stack.pop()
+    it.mark_statement_end()
     it.pos, it.line, it.line_addr = entry.pos, entry.line, entry.line_addr
 
 

@@ -1,4 +1,5 @@
-"""Drive basic_src/kniffel.bas on the firmware engine (real ROM) like a player would.
+"""Drive basic_src/kniffel.bas like a player would, on either engine: the firmware (real
+ROM) or the built-in BASIC (emulator/basic/), which keeps the same RAM bookkeeping.
 
 Used by test_kniffel_game.py. The program is tokenized with the project's tokenizer, put on
 an 8 KB card with PC1360.load_program and started with DEF K.
@@ -6,8 +7,9 @@ an 8 KB card with PC1360.load_program and started with DEF K.
 How the driver knows the program is waiting for a key: the program reads keys only in its
 INKEY$ loops (Y$=INKEY$: IF Y$="" GOTO <itself>; the line before each waits until no key
 is held). The firmware keeps a pointer into the BASIC line it is executing at 0xFEF2
-(little-endian; found by experiment), so "ready" means the pointer is inside one of those
-lines. A key is pressed only then, held until the program has left the loop (it has read
+(little-endian; found by experiment: after each statement the address of its last byte),
+and the built-in engine stores the same, so "ready" means the pointer is inside one of
+those lines. A key is pressed only then, held until the program has left the loop (it has read
 the key) and released. The INPUT prompts of the start are typed with the machine's own key driver
 (PC1360.type_keys), which waits for the firmware's key-wait loop.
 
@@ -53,6 +55,7 @@ TIMED_LINES = {
     "prompt": _line_after('PRINT "?"'),  # the "?" is shown
 }
 STEP = 0.005  # emulated seconds between looks at the machine
+DISPLAY_RAM = slice(0x2800, 0x3400)  # where both engines draw (docs/interfaces.md)
 
 
 class DriverError(AssertionError):
@@ -95,9 +98,13 @@ def program_image():
     return tokenize(SOURCE.read_text(encoding="utf-8"))
 
 
-def boot(rom_dir, card_kb=8):
-    """A machine after the cold-boot card question, answered with Y."""
-    m = PC1360(card_kb=card_kb, rom_dir=rom_dir)
+ENGINES = ("firmware", "builtin")
+
+
+def boot(rom_dir, card_kb=8, engine="firmware"):
+    """A machine after the cold-boot card question, answered with Y. `rom_dir` is needed
+    for the firmware engine only."""
+    m = PC1360(engine=engine, card_kb=card_kb, rom_dir=rom_dir)
     m.run_for(1.5)
     m.type_keys("Y")
     m.run_for(1.0)
@@ -112,6 +119,7 @@ class Kniffel:
         self.lines = []
         self.times = {kind: [] for kind in TIMED_LINES}  # response times, emulated seconds
         self.beeped = False  # whether the last key() made the buzzer sound
+        self._shown = (None, None)  # (display RAM, its text): the LCD is read only on a change
 
     # -- program and memory --------------------------------------------------------------
     def load(self, image=None):
@@ -156,7 +164,10 @@ class Kniffel:
             self.poke_number(letter, value)
 
     def screen(self):
-        return self.m.screen_text()
+        raw = bytes(self.m.mem[DISPLAY_RAM])
+        if raw != self._shown[0]:
+            self._shown = (raw, self.m.screen_text())
+        return list(self._shown[1])
 
     def game_screen(self):
         return parse_game_screen(self.screen())

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "mikazee.bas"
 LINE_POINTER = 0xFEF2
 FIXED_A = 0xFA98
-STEP = 0.005
+STEP = 0.01  # emulated seconds between looks at the machine
 
 
 def source_lines():

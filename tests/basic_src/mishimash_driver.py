@@ -20,9 +20,16 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from kniffel_driver import FIXED_A, LINE_POINTER, DriverError, boot  # noqa: F401 (re-export)
+import kniffel_driver
 
 from pc1360.tokenizer import tokenize
+
+# The generic pieces of the Kniffel driver (the firmware's line pointer, fixed variable A,
+# an 8 KB machine booted to RUN mode, the error type), re-exported for the tests.
+LINE_POINTER = kniffel_driver.LINE_POINTER
+FIXED_A = kniffel_driver.FIXED_A
+DriverError = kniffel_driver.DriverError
+boot = kniffel_driver.boot
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "mishimash.bas"

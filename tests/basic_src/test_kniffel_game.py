@@ -1,4 +1,6 @@
-"""Whole Kniffel games on the firmware engine (the real ROM running basic_src/kniffel.bas).
+"""Whole Kniffel games on both engines: the firmware (the real ROM running
+basic_src/kniffel.bas; marked rom and slow) and the built-in BASIC (no ROM needed, runs in
+CI). The same games, keys and assertions run on each.
 
 Every turn the dice, the roll number, the name and both numbers are read off the LCD text
 and checked against kniffel_model. Dice are random (RANDOM, RND 6), so the random games
@@ -6,8 +8,8 @@ choose adaptively from the dice they read. The scripted game pokes the dice (fix
 variables A-E, see kniffel_driver.py) to force the rare cases: Kniffel, both straights,
 full house (also from five equal dice), bonus reached and missed, and a tie.
 
-Runtime (shared 2-core machine, CPython 3.11): about 2 minutes for the module, most of it
-the 4- and 8-player games (52 and 104 turns).
+Runtime (shared 2-core machine, CPython 3.11): about 2 minutes on the firmware engine, most
+of it the 4- and 8-player games (52 and 104 turns); RUNTIME_BUILTIN on the built-in one.
 """
 
 from collections import Counter
@@ -18,7 +20,7 @@ import kniffel_model as km
 
 kd = pytest.importorskip("kniffel_driver", exc_type=ImportError)
 
-pytestmark = [pytest.mark.rom, pytest.mark.slow]
+ENGINES = [pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow]), "builtin"]
 
 MAX_REROLL_S = 1.0  # ENTER -> new dice on the display
 MAX_NEXT_TURN_S = 2.0  # method chosen -> next player's first roll on the display
@@ -29,9 +31,15 @@ MEM_ARRAY_HEADERS = 28  # 4 arrays, 7 bytes each (measured)
 
 # -- helpers ------------------------------------------------------------------------------
 
+@pytest.fixture(params=ENGINES)
+def engine(request):
+    return request.param
+
+
 @pytest.fixture
-def game(rom_dir):
-    machine = kd.boot(rom_dir, card_kb=8)
+def game(engine, request):
+    rom_dir = request.getfixturevalue("rom_dir") if engine == "firmware" else None
+    machine = kd.boot(rom_dir, card_kb=8, engine=engine)
     k = kd.Kniffel(machine)
     k.load()
     return k

@@ -127,6 +127,15 @@ def reroll(g, positions):
     return after
 
 
+def put_sheet(g, sheet):
+    """set_sheet, then UP (wrapping to the last row) so that the program redraws the whole
+    window (after a move it redraws only the row it changed)."""
+    g.set_sheet(sheet)
+    g.key("UP")
+    column, row = g.cursor
+    g.cursor = (column, (row - 1) % 19)
+
+
 def write_set(g, slot, name, rules, top=mm.EMPTY_TOP):
     """Poke a rule set and its top 10 into the card records (REM lines 2901-2908)."""
     for number, text in ((md.DATA_LINES[2 * slot], mm.encode_rules(name, rules)),
@@ -230,7 +239,7 @@ def test_default_rules_end_of_game_top_ten_and_memory(playing):
     sheet = near_end(rules, empty, seed=3)
     sheet.cells[1][:6] = [3, 6, None, 16, 15, 18]  # 58 + 9 below: the bonus with the last 3s
     sheet.cells[2][11] = 0  # Mikazee crossed out: a Mikazee may still be a full house
-    g.set_sheet(sheet)
+    put_sheet(g, sheet)
     assert not sheet.has_bonus(1)
     book(g, sheet, 1, 2, (3, 3, 3, 1, 2))
     check_sheet(g, sheet)
@@ -328,24 +337,22 @@ def test_edited_rule_set_kolom_voor_kolom_in_twee_and_bonuses(g):
     # play with it: column 2 waits for column 1, column 3 takes at most two rolls
     g.key("S")
     g.cursor = (1, 0)
-    sheet = near_end(rules, [(1, 0), (2, 3), (2, 11), (2, 12), (3, 12)], seed=5)
+    sheet = near_end(rules, [(1, 0), (2, 8), (2, 11), (3, 12)], seed=5)
     sheet.cells[1][11] = 0
     sheet.cells[3][:6] = [2, 4, 6, 8, 10, 12]  # 42: no bonus in column 3
-    sheet.cells[2][:3] = [5, 10, 15]
-    sheet.cells[2][4:6] = [15, 6]
-    g.set_sheet(sheet)
-    refused(g, sheet, 2, 3, "VORIGE KOL.OPEN")
+    sheet.cells[2][:6] = [5, 10, 15, 8, 15, 6]  # 59: bonus (50) in column 2
+    put_sheet(g, sheet)
+    refused(g, sheet, 2, 8, "VORIGE KOL.OPEN")
     assert book(g, sheet, 1, 0, (1, 1, 1, 1, 1)) == 5  # extra Mikazee: +100 (Mikazee 0)
     assert sheet.extra[1] == 100
     check_sheet(g, sheet)
     reroll(g, [1])
     reroll(g, [2])
     refused(g, sheet, 3, 12, "MAX 2 WORPEN")
-    assert book(g, sheet, 2, 3, (4, 4, 4, 4, 2)) == 16  # column 1 is full now: allowed
+    # column 1 is full now; five equal in FH with column 2's Mikazee empty: Mikazee = FH
+    assert book(g, sheet, 2, 8, (4, 4, 4, 4, 4)) == 25
     assert book(g, sheet, 2, 11, (1, 2, 3, 4, 6)) == 0
-    assert book(g, sheet, 2, 12, (3, 3, 3, 3, 3)) == 15  # five equal, Mikazee 0: +100
-    assert sheet.extra[2] == 100
-    assert not sheet.has_bonus(3) and sheet.has_bonus(2)
+    assert sheet.has_bonus(1) and sheet.has_bonus(2) and not sheet.has_bonus(3)
     check_sheet(g, sheet)
     reroll(g, [3])
     assert book(g, sheet, 3, 12, (2, 2, 2, 2, 2)) == 10  # at roll 2: allowed
@@ -390,7 +397,7 @@ def test_top_ten_survives_kniffel_clear_and_power_off(g, rom_dir):
     write_set(g, 1, "EEN KOL", rules, top)
     new_game(g, set_index=1)
     sheet = near_end(rules, [(1, 12)], seed=7)
-    g.set_sheet(sheet)
+    put_sheet(g, sheet)
     book(g, sheet, 1, 12, (6, 6, 6, 6, 5))
     final = sheet.score()
     assert 10 < final < 500, final
@@ -429,3 +436,39 @@ def test_top_ten_survives_kniffel_clear_and_power_off(g, rom_dir):
     assert rows[0].startswith("TOP 10 SET 2 EEN KOL")
     assert rows[1] == f" 1 OLD   500 2 BERT{final:5d}", rows
     assert rows[2] == " 3 LOW    10 4 ----    0"
+
+
+def test_rule_set_to_tape_and_back(g):
+    """O writes the set shown with PRINT#; L (J) reads it into another set with INPUT#:
+    the firmware's own cassette routines through the emulated recorder (Xout recorded,
+    played back into Xin)."""
+    from emulator.cassette import RECORD_RATE, signal_edges
+    rules = mm.default_rules()
+    rules.update(columns=4, order2=mm.LEFT_TO_RIGHT, weight3=7, extra_mik=123, joker_kans=999)
+    top = [("KEEP", 77)] + mm.EMPTY_TOP[1:]
+    write_set(g, 0, "TAPE", rules, top)
+    write_set(g, 2, "OTHER", mm.default_rules(), top)
+    cassette = g.m.cassette
+    try:
+        g.start()
+        g.key("O")
+        assert g.screen()[0].startswith("BAND: OPNEMEN")
+        cassette.record()
+        g.key("ENTER", wait=False)
+        g.wait_ready(timeout=120)
+        recording = cassette.stop()
+        assert g.screen()[0].startswith("MIKAZEE SET 1 TAPE")
+        g.key("RIGHT")
+        g.key("RIGHT")
+        g.key("L")
+        assert g.screen()[0].startswith("SET 3 OVERSCHRIJVEN?")
+        cassette.insert(signal_edges(recording.samples(), RECORD_RATE))
+        g.key("J", wait=False)
+        g.wait_ready(timeout=180)
+    finally:
+        cassette.eject()
+        cassette.stop()
+    assert g.screen()[0].startswith("MIKAZEE SET 3 TAPE")
+    sets = g.card_sets()
+    assert sets[2] == ("TAPE   ", rules, mm.EMPTY_TOP)  # loaded: its top 10 starts empty
+    assert sets[0] == ("TAPE   ", rules, top)  # the saved set is unchanged

@@ -23,7 +23,6 @@ pytestmark = [pytest.mark.rom, pytest.mark.slow]
 
 MAX_SHOWN_S = 2.5  # ENTER (or the key after a turn) -> the new dice on the display
 MAX_READY_S = 4.5  # ... -> the program takes keys again (counted, bust checked)
-MAX_CHOOSE_S = 0.6  # digit key -> marked, the program takes keys again
 
 
 @pytest.fixture(scope="module")
@@ -119,10 +118,6 @@ def next_turn(k, game, dice):
     return turn
 
 
-def bust_ends_turn(game):
-    game.end_turn(None)
-
-
 def check_end_screen(k, game):
     rows = k.screen()
     for i, name in enumerate(game.names[:6]):
@@ -144,6 +139,7 @@ def finish(k, answer="N"):
 
 def check_times(k):
     assert max(k.times["shown"]) <= MAX_SHOWN_S, k.times["shown"]
+    assert max(k.times["ready"]) <= MAX_READY_S, k.times["ready"]
 
 
 # -- the games ----------------------------------------------------------------------------
@@ -172,6 +168,9 @@ def test_refused_split_multiplier_and_three_clears_in_one_turn(k):
     assert k.turn_screen().chosen == (1, 2, 3)
     keep_and_roll(k, game, turn, [4], (1, 6))  # 5 5 5 + 1: (5 + 1) x1
     assert turn.points == 6 and turn.dice_left == 2
+    for key in ("3", "6", "X"):  # no die 3 or 6 in play now, X is no key: ignored
+        k.key(key)
+        assert k.beeps == 0 and k.turn_screen().chosen == ()
     assert keep_and_roll(k, game, turn, [1], (5,)) == 0  # the 1 x2, the 6 stays
     assert turn.points == 8
     assert keep_and_roll(k, game, turn, [1], (1, 1, 1, 5, 5, 5)) == 10  # 5 x3: 1st clear
@@ -267,12 +266,13 @@ def test_random_dice_game(k):
         assert turns <= 40, game.scores
         s = k.turn_screen()
         turn = mm.Turn()
+        message = ""
         while True:
             if turn.roll(s.dice):
-                assert s.status == "PECH!" and s.turn == 0 and k.beeps >= 0, s.rows
+                assert s.status == "PECH!" and s.turn == 0 and s.bonus_message == message, s.rows
                 game.end_turn(None)
                 break
-            check_roll(k, game, turn, s.bonus_message)
+            check_roll(k, game, turn, message)
             kept, _ = mm.best_keep(s.dice)
             positions = sorted(p + 1 for p in kept)
             if len(kept) < len(s.dice):
@@ -280,10 +280,37 @@ def test_random_dice_game(k):
                 break
             choose(k, positions)
             k.key("ENTER")
-            turn.keep(kept)
+            _, bonus = turn.keep(kept)
+            message = f"MISHIMASH +{bonus}"
             s = k.turn_screen()
         if not game.finished:
             k.key("ENTER")
+    assert len(game.history) >= 2
     k.key("ENTER")
     check_end_screen(k, game)
+    finish(k, "N")
+
+
+def test_seven_players_final_round_and_two_end_pages(k):
+    """The first of seven players reaches the target at once: the six others play the final
+    round (all bust); the end screen needs two pages (six players, VERDER?, then one)."""
+    game = mm.Game([f"P{i}" for i in range(1, 8)], target=10)
+    k.start(game.names, target=10, first_dice=(2, 1, 1, 1, 3, 4))
+    turn = mm.Turn()
+    turn.roll((2, 1, 1, 1, 3, 4))
+    check_roll(k, game, turn)
+    keep_and_bank(k, game, turn, [2, 3, 4])
+    for player in range(2, 8):
+        assert next_turn(k, game, (6, 6, 4, 4, 3, 2)) is None
+        s = k.turn_screen()
+        assert s.name == f"P{player}" and s.label == "SLOTRONDE", s.rows
+    assert game.finished and game.winner == 0
+    k.key("ENTER")
+    rows = k.screen()
+    assert rows[0] == "P1    10.0  P2     0.0  ", rows
+    assert rows[2].startswith("P5     0.0  P6     0.0") and rows[3].startswith("VERDER?"), rows
+    k.key("ENTER")
+    rows = k.screen()
+    assert rows[0].startswith("P7     0.0") and rows[1].strip() == "", rows
+    assert rows[3].startswith("WINNAAR: P1  RONDE  1"), rows
     finish(k, "N")

@@ -220,7 +220,8 @@ def program_lines():
 KEYWORDS = {"IF", "LET", "GOTO", "GOSUB", "PRINT", "CURSOR", "BEEP", "RETURN", "USING",
             "REM", "CHR$", "STR$", "ASC", "RND", "MID$", "LEFT$"}
 IGNORED = {"GOSUB", "PRINT", "CURSOR", "BEEP", "RETURN", "REM"}  # no effect on the numbers
-TOKEN = re.compile(r'\s*(?:(\d+(?:\.\d+)?)|([A-Z][A-Z0-9]*\$?)|(<>|<=|>=|[-+*/=<>(),;:])|("[^"]*"))')
+TOKEN = re.compile(r'\s*(?:(\d+(?:\.\d+)?)|([A-Z][A-Z0-9]*\$?)'
+                   r'|(<>|<=|>=|[-+*/=<>(),;:])|("[^"]*"))')
 
 
 class MiniBasic:

@@ -1,4 +1,7 @@
-"""The serial transfer against the real PC-1360 firmware in the emulator.
+"""The serial transfer against the PC-1360 in the emulator, on both engines.
+
+Each test runs on the firmware engine (the real ROM, marked `rom`) and on the built-in
+engine (emulator/basic/serial_io.py, no ROM), which must look the same on the pins.
 
 `Pocket` wires its own emulator.serial_line SioPort onto the bus instance (OUTF -> SD,
 writes to the 0x3800 latch -> ER/RR/RS, INB bits 5-7 <- RD/CS/CD), over whatever the
@@ -29,7 +32,7 @@ from pc1360.tokenizer import parse_program, tokenize
 from tools import cmd_serial, transfer
 from tools.cli import main
 
-pytestmark = pytest.mark.rom
+ENGINES = [pytest.param("firmware", marks=pytest.mark.rom), "builtin"]
 
 KNIFFEL = Path(__file__).resolve().parents[2] / "basic_src" / "kniffel.bas"
 SMALL = '10 PRINT "HI":GOTO 10\n20 A=1.5E3:B$="X":REM OK\n'
@@ -131,19 +134,30 @@ class Pocket:
         return [line.rstrip() for line in self.machine.screen_text()]
 
 
-@pytest.fixture(scope="module")
-def booted(rom_dir):
-    machine = PC1360(roms=load(rom_dir))
+def boot(machine):
     assert machine.key_wait_ready(5)
     machine.type_keys("Y")  # clear the blank card: RUN mode, empty program
     assert machine.key_wait_ready()
-    return Pocket(machine), machine.snapshot()
+    return Pocket(machine)
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def booted(request):
+    """The firmware engine boots once and each test restores it; the built-in engine
+    boots afresh for each test (in a few ms: its snapshots do not keep its own state)."""
+    if request.param == "firmware":
+        pocket = boot(PC1360(roms=load(request.getfixturevalue("rom_dir"))))
+        return pocket, pocket.machine.snapshot()
+    return None, None
 
 
 @pytest.fixture
 def pocket(booted):
     pocket, snap = booted
-    pocket.machine.restore(snap)
+    if snap is None:
+        pocket = boot(PC1360(engine="builtin"))
+    else:
+        pocket.machine.restore(snap)
     pocket.port = SioPort(FrameFormat(1200))  # time went back: a fresh line
     pocket.is_open = False
     pocket.rr_changes.clear()
