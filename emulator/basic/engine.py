@@ -56,7 +56,7 @@ ENGINE_STATE = ("state", "mode", "line", "input_row", "last_result", "last_shown
                 "list_addr", "cur", "block_at", "blink_start", "recalled", "edit_addr", "error_at", "answer", "error_cur")
 INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_pos",
                 "running", "pending", "jumped", "stopped_at", "angle", "wait", "using",
-                "cursor", "gcursor", "line_end", "trace", "aread", "resume_input")
+                "cursor", "gcursor", "line_end", "trace", "aread", "resume_input", "stepping", "skip_trace")
 SCREEN_STATE = ("row", "col", "done")
 
 
@@ -89,7 +89,7 @@ class BuiltinEngine(EditorMixin, InputMixin, ListMixin, SoundMixin, SerialMixin)
         self.recalled = None           # (line, row): what LEFT/RIGHT bring back after ENTER
         self.edit_addr = None          # PRO mode: the listed line being edited
         self.error_at = None           # (line number, body offset) of the last program error
-        self.answer = None             # the last number result: RUN mode's UP/DOWN type it
+        self.answer = b"0."            # the last number result: RUN mode's UP/DOWN type it
         self.error_cur = None          # an immediate line's error: where LEFT/RIGHT put the cursor
         self.input_row = None          # its first display row; None: not started
         self.last_result = None        # text of the last number result
@@ -299,6 +299,14 @@ class BuiltinEngine(EditorMixin, InputMixin, ListMixin, SoundMixin, SerialMixin)
             if self.state in (RUNNING, DELAY, ENTER_WAIT, INPUT, SERIAL) and not self.entering:
                 self._stop_with(b"BREAK", keep_position=True)
             return
+        if key == "OFF":
+            # read in the key-wait loop (not while a program runs): the machine goes off
+            # and BRK/ON later goes on where it was (PC1360.power_on)
+            if self.state not in (RUNNING, DELAY, SERIAL):
+                power_off = getattr(self.machine, "power_off", None)
+                if power_off is not None:
+                    power_off()
+            return
         if self.state == QUESTION:
             if key == "Y":
                 self.interp.program.init_card(self._card_start())
@@ -330,8 +338,28 @@ class BuiltinEngine(EditorMixin, InputMixin, ListMixin, SoundMixin, SerialMixin)
             self.screen.set_symbol("SML", self.sml)
             return
         if self.state == ENTER_WAIT:
-            if key == self.wait_key or (key == "DOWN" and self.interp.trace):
+            interp = self.interp
+            if self.wait_key == "DOWN" and key == "ENTER":
+                # ENTER at a trace stop: the program stops there (CONT goes on), `>`
+                interp.stopped_at = (interp.pos, interp.line, interp.line_addr) \
+                    if interp.running else None
+                interp.running = interp.stepping = False
+                self.state = IDLE
+                self._prompt()
+            elif key == self.wait_key:
                 self.state = RUNNING
+            elif key == "DOWN":
+                # DOWN at a PRINT wait: on line by line, each line's number shown
+                interp.stepping = not interp.trace
+                self.state = RUNNING
+            elif self.wait_key == "ENTER" and (key in CHARS or self.shift and key in SHIFTED):
+                # a typed key stops the program there (CONT goes on) and starts a line
+                interp.stopped_at = (interp.pos, interp.line, interp.line_addr)
+                interp.running = interp.stepping = False
+                self.state = IDLE
+                self.input_row = None
+                self.line.clear()
+                self._idle_key(key, self._typed_code(key))
             elif key == "MODE":
                 # the program stops where it waited (CONT goes on) and the mode changes
                 interp = self.interp
@@ -402,6 +430,9 @@ class BuiltinEngine(EditorMixin, InputMixin, ListMixin, SoundMixin, SerialMixin)
         if self.mode == PRO_MODE and self.list_addr is not None and self._edit_listed(key):
             return
         if self.mode == RUN_MODE and self._recall(key):
+            return
+        if self.mode == RUN_MODE and key == "DOWN" and self.interp.stopped_at is not None:
+            self._step_on()
             return
         if self.mode == RUN_MODE and key in ("UP", "DOWN") and self.answer:
             for char in self.answer:            # typed as if by hand, CLS or not
@@ -637,6 +668,24 @@ class BuiltinEngine(EditorMixin, InputMixin, ListMixin, SoundMixin, SerialMixin)
         call (_execute put it into DELAY): the wait it asked for comes after it."""
         return max(self.delay_left, 0) if self.state == DELAY else 0
 
+    def _step_on(self):
+        """DOWN after a stop: the program goes on line by line (the typed line is
+        left on the display without its cursor)."""
+        interp = self.interp
+        if self.line and self.input_row is not None:
+            self._show_rows(self.input_row, self._entered())
+        self.line.clear()
+        self.input_row = None
+        self.list_addr = self.last_result = None
+        interp.pos, interp.line, interp.line_addr = interp.stopped_at
+        interp.stopped_at = None
+        interp.running = interp.jumped = True
+        interp.stepping = not interp.trace
+        if interp.resume_input:
+            interp.pending = ("input", interp.resume_input)
+            interp.resume_input = None
+        self.state = RUNNING
+
     def _stop_with(self, word, keep_position):
         """BRK or STOP: `BREAK IN line` (`BREAK` for an immediate line); CONT goes on."""
         interp = self.interp
@@ -648,7 +697,7 @@ class BuiltinEngine(EditorMixin, InputMixin, ListMixin, SoundMixin, SerialMixin)
             self.screen.end_line()
             interp.resume_input = [(None, True, ref) for _p, _k, ref in self.input_items]
         text = word + (b" IN %d" % interp.line if interp.line_addr is not None else b"")
-        interp.running = False
+        interp.running = interp.stepping = False
         interp.pending = None
         self.state = IDLE
         self.line.clear()

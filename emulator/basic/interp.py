@@ -81,6 +81,8 @@ class Interpreter(Expressions):
         self.stmt_end = None        # a jumping statement's last byte (LINE_POINTER)
         self.stopped_at = None      # (pos, line, line_addr) for CONT after STOP/BRK
         self.resume_input = None    # INPUT items that BRK interrupted: CONT asks again
+        self.stepping = False       # DOWN at a wait: trace line by line as TRON does
+        self.skip_trace = False     # RETURN to a line's end goes on without a trace stop
 
     # ------------------------------------------------------------ host hooks
 
@@ -174,8 +176,9 @@ class Interpreter(Expressions):
             if self.line_addr is None:
                 self.finish()
             else:
-                if self.trace:
+                if (self.trace or self.stepping) and not self.skip_trace:
                     self.pending = ("trace", self.line)
+                self.skip_trace = False
                 self.enter_line(self.pos + 1)
             return LINE_COST
         self.jumped = False
@@ -187,8 +190,11 @@ class Interpreter(Expressions):
             if entry is None:
                 raise BasicError(SYNTAX)
             self.pos += 2
+            old_line = self.line
             entry.handler(self)
             cost = entry.cost
+            if self.trace or self.stepping:
+                self._trace_jump(entry, old_line)
         else:
             self.assignment()
             cost = LET_COST
@@ -201,6 +207,16 @@ class Interpreter(Expressions):
             mem[LINE_POINTER] = end & 0xFF
             mem[LINE_POINTER + 1] = end >> 8
         return cost + self.cost
+
+    def _trace_jump(self, entry, old_line):
+        """TRON (and DOWN's stepping) stop when a jump leaves a line, showing its
+        number; a RETURN to the end of a line goes on to the next line unseen (as
+        the firmware engine shows)."""
+        returned = entry.handler.__name__ == "stmt_return"
+        if returned and self.line_addr is not None and self.peek() == 0x0D:
+            self.skip_trace = True
+        if (self.jumped or returned) and old_line and self.running and self.pending is None:
+            self.pending = ("trace", old_line)
 
     def mark_statement_end(self):
         """A jump leaves its statement: LINE_POINTER gets the statement's last byte."""

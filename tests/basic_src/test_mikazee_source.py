@@ -95,7 +95,6 @@ def test_every_goto_target_exists(parsed):
         for i in range(len(body) - 2):
             if body[i] == LINE_REF:
                 assert (body[i + 1] << 8 | body[i + 2]) in numbers, line.number
-        text = code_parts(body)
     source = SOURCE.read_text(encoding="utf-8")
     for target in re.findall(r"(?:GOTO|GOSUB|RESTORE) (\d+)", source):
         assert int(target) in numbers, target
@@ -136,7 +135,7 @@ def test_locator_line_is_the_one_before_the_records(parsed):
     # the CR and scans for it otherwise); the records start 6 bytes after the CR.
     line = next(line for line in parsed.lines if line.number == 2900)
     assert line.body.startswith(b"BA=0:BA=")
-    assert len(line.body) + 1 - 3 == 28 - 0  # CR at offset 3 + len(body) from "BA=0"'s end
+    assert len(line.body) - len(b"BA=") == 27  # from the "0" of BA=0 to the CR
     following = [line.number for line in parsed.lines if line.number > 2900][:8]
     assert following == list(range(2901, 2909))
 
