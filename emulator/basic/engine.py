@@ -23,7 +23,7 @@ from pc1360.listing import list_line
 from pc1360.program import Line
 from pc1360.tokenizer import tokenize_line
 
-from . import bcd, font, output, statements  # noqa: F401  (registers the handlers)
+from . import bcd, font, output, persist, statements  # noqa: F401  (registers the handlers)
 from .serial_io import SERIAL, SerialMixin, enter_cycles  # OPEN/CLOSE/LOAD/SAVE (SIO)
 from .errors import LINE, OTHER, SYNTAX, BasicError
 from .editor import EditorMixin
@@ -119,7 +119,9 @@ class BuiltinEngine(EditorMixin, InputMixin, ListMixin, SoundMixin, SerialMixin)
 
     def run(self, cycles):
         try:
-            return self._run(cycles)
+            used = self._run(cycles)
+            self.sync_mirrors()
+            return used
         except Exception as exc:    # noqa: BLE001 - the last line of defence, see below
             # Every failure must reach the user as a machine error on the LCD, never
             # as a Python exception out of the machine. A bug that gets here is kept
@@ -188,6 +190,25 @@ class BuiltinEngine(EditorMixin, InputMixin, ListMixin, SoundMixin, SerialMixin)
         self.interp.vars.invalidate()
         self.interp.program.changed()
 
+    def power_state(self):
+        """What the card file keeps while the machine is off (persist.py); the
+        program, variables and display are in the machine's memory."""
+        return persist.dump({
+            "engine": {n: getattr(self, n) for n in ENGINE_STATE if n != "prev_keys"},
+            "interp": {n: getattr(self.interp, n) for n in INTERP_STATE},
+            "screen": {n: getattr(self.screen, n) for n in SCREEN_STATE + ("scrolls",)}})
+
+    def resume(self, blob):
+        """Go on from a power_state() (ValueError if it is not one)."""
+        groups = persist.load(blob)
+        for target, name in ((self, "engine"), (self.interp, "interp"), (self.screen, "screen")):
+            for attr, value in groups.get(name, {}).items():
+                if hasattr(target, attr):
+                    setattr(target, attr, value)
+        self.prev_keys = frozenset(self.machine.keyboard.pressed)
+        self.interp.vars.invalidate()
+        self.interp.program.changed()
+
     # ------------------------------------------------------------ host hooks
 
     def inkey(self):
@@ -223,6 +244,20 @@ class BuiltinEngine(EditorMixin, InputMixin, ListMixin, SoundMixin, SerialMixin)
         bus = getattr(self.machine, "bus", None)
         if bus is not None:
             bus.write(STROBE_ADDR, KEYWAIT_STROBE)
+
+    def sync_mirrors(self):
+        """An 8 or 16 KB card shows 4 or 2 times in 0x8000-0xFFFF (emulator/memmap.py).
+        The engine writes the top copy directly; the copies below get its bytes here
+        (after each run() and before PEEK), so they agree as on the firmware engine."""
+        bus = getattr(self.machine, "bus", None)
+        if bus is None:
+            return
+        size = bus.card_sizes[bus.slot]
+        if 0 < size < 0x8000:
+            mem = self.mem
+            top = mem[0x10000 - size:]
+            for base in range(0x8000, 0x10000 - size, size):
+                mem[base:base + size] = top
 
     def _card_start(self):
         return 0x10000 - getattr(self.machine, "card_kb", 32) * 1024

@@ -405,7 +405,11 @@ class Expressions:
         return bcd.fit(Decimal(int(fraction * int(limit)) + 1))
 
     def fn_peek(self):
-        return Decimal(self.mem[to_int(self._num(self.operand()), 0, 65535)])
+        addr = to_int(self._num(self.operand()), 0, 65535)
+        sync = getattr(self.host, "sync_mirrors", None)
+        if sync is not None and 0x8000 <= addr:
+            sync()                  # a small card's copies agree (engine.sync_mirrors)
+        return Decimal(self.mem[addr])
 
     def fn_point(self):
         x, y = self._paren_args(2)

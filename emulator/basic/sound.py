@@ -2,6 +2,7 @@
 3, one of the ROM's two buzzer frequencies) start at each beep's time."""
 
 TONE_CYCLES = 25_600        # a BEEP's tone (0.1 s, assumed)
+HALF_PERIOD = 32            # of the 4 kHz wave (Xout mode 3)
 
 
 class SoundMixin:
@@ -16,6 +17,8 @@ class SoundMixin:
         left = self.delay_left
         tones = self.tones
         tone_on = any(start >= left > start - length for start, length in tones)
+        if tone_on and buzzer is not None and buzzer.mode != 3 and now % HALF_PERIOD:
+            return HALF_PERIOD - now % HALF_PERIOD    # a tone starts on an edge of the wave
         if buzzer is not None:
             buzzer.set_mode(now, 3 if tone_on else 0)
         start, length = tones[-1]
