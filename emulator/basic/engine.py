@@ -18,49 +18,37 @@ firmware's does (checked by running the firmware engine on the same keys):
 
 import copy
 
-from pc1360.errors import FormatError
-from pc1360.listing import list_line
-from pc1360.program import Line
-from pc1360.tokenizer import tokenize_line
-
-from . import bcd, font, output, persist, statements  # noqa: F401  (registers the handlers)
-from .serial_io import SERIAL, SerialMixin, enter_cycles  # OPEN/CLOSE/LOAD/SAVE (SIO)
-from .errors import LINE, OTHER, SYNTAX, BasicError
+from . import font, output, persist, statements  # noqa: F401  (registers the handlers)
+from .serial_io import SERIAL, SerialMixin  # OPEN/CLOSE/LOAD/SAVE (SIO)
+from .errors import OTHER, BasicError
 from .editor import EditorMixin
+from .enter import PRO_MODE, RUN_MODE, EnterMixin
 from .input import InputMixin
-from .interp import STATEMENTS, Interpreter
-from .program import MAX_LINE
+from .interp import Interpreter
 from .keycodes import CHARS, SHIFTED, inkey_code
-from .listview import ListMixin, first_colon, wrap_listing
+from .listview import ListMixin, wrap_listing
 from .screen import COLS, ROWS, Screen
 from .sound import TONE_CYCLES, SoundMixin
 from .states import DELAY, ENTER_WAIT, IDLE, INPUT, QUESTION, RUNNING
-from .tokens import CODES
-from .typed import from_text, to_text, tokenize_body
+from .typed import tokenize_body  # noqa: F401  (tests import it from here)
 
-ENTER_CYCLES = 66_000       # reading a typed line (measured on the firmware engine)
 KEYWAIT_STROBE = 0x3F       # what the firmware writes to 0x3E00 while it waits for keys
 STROBE_ADDR = 0x3E00
-RUN_MODE, PRO_MODE = "RUN", "PRO"
 CONTINUING = frozenset(b"+-*/^")    # typed first after a result, they continue from it
-# Statements that RUN mode refuses on a typed line with ERROR 1 (seen on the firmware).
-PROGRAM_ONLY = frozenset(CODES[name] for name in (
-    "PRINT", "CLS", "PAUSE", "CURSOR", "GCURSOR", "IF", "FOR", "NEXT", "READ", "DATA",
-    "RESTORE", "GOSUB", "RETURN", "END", "STOP", "REM", "LET", "ON", "AREAD", "INPUT"))
-STATEMENT_CODES = frozenset(STATEMENTS)
 
 # state() keeps these attributes of the engine, the interpreter and the screen.
 ENGINE_STATE = ("state", "mode", "line", "input_row", "last_result", "last_shown", "shift",
                 "sml", "def_key", "prev_keys", "delay_left", "entering", "tones", "wait_key",
                 "error_lock", "input_items", "input_prompt", "input_keep", "input_col", "clock",
-                "list_addr", "cur", "block_at", "blink_start", "recalled", "edit_addr", "error_at", "answer", "error_cur")
+                "list_addr", "cur", "block_at", "blink_start", "recalled", "edit_addr", "error_at", "answer",
+                "error_cur", "end_prompt")
 INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_pos",
                 "running", "pending", "jumped", "stopped_at", "angle", "wait", "using",
                 "cursor", "gcursor", "line_end", "trace", "aread", "resume_input", "stepping", "skip_trace")
 SCREEN_STATE = ("row", "col", "done")
 
 
-class BuiltinEngine(EditorMixin, InputMixin, ListMixin, SoundMixin, SerialMixin):
+class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, SerialMixin):
     name = "builtin"
 
     def __init__(self, machine):
@@ -91,6 +79,7 @@ class BuiltinEngine(EditorMixin, InputMixin, ListMixin, SoundMixin, SerialMixin)
         self.error_at = None           # (line number, body offset) of the last program error
         self.answer = b"0."            # the last number result: RUN mode's UP/DOWN type it
         self.error_cur = None          # an immediate line's error: where LEFT/RIGHT put the cursor
+        self.end_prompt = False        # the `>` is the one after a program's end
         self.input_row = None          # its first display row; None: not started
         self.last_result = None        # text of the last number result
         self.last_shown = b""          # the last result on the display (for AREAD)
@@ -284,6 +273,7 @@ class BuiltinEngine(EditorMixin, InputMixin, ListMixin, SoundMixin, SerialMixin)
         self.input_row = screen.row
         self.line.clear()
         self.edit_addr = None
+        self.end_prompt = False
 
     def _show_rows(self, row, data, indent=None):
         """Write `data` from display row `row` on, continuing on the next rows,
@@ -412,7 +402,9 @@ class BuiltinEngine(EditorMixin, InputMixin, ListMixin, SoundMixin, SerialMixin)
         if self.def_key:
             self.def_key = False
             self.screen.set_symbol("DEF", False)
-            if code is not None and 0x41 <= code <= 0x5A and self._def_start(code):
+            # DEF + letter runs a labelled line in RUN mode; PRO mode types the letter
+            if code is not None and 0x41 <= code <= 0x5A and self.mode == RUN_MODE \
+                    and self._def_start(code):
                 return
         if self.state == INPUT:
             self._input_key(key, code)
@@ -483,164 +475,6 @@ class BuiltinEngine(EditorMixin, InputMixin, ListMixin, SoundMixin, SerialMixin)
             self.last_result = None
             self._show_typing()
 
-    # ------------------------------------------------------------ ENTER
-
-    def _enter(self):
-        data = bytes(self.line)
-        if not data.strip(b" "):
-            # ENTER on an empty line: a new prompt below (as the firmware does)
-            if self.input_row is not None:
-                self.screen.row = self.input_row
-            self._prompt()
-            return
-        # the firmware engine takes 67,000-117,000 cycles from ENTER to the result
-        # (WAIT 0 67,000, 1+1 74,000, SIN 30 117,000); the expression's part is not
-        # modelled yet
-        self.entering = True
-        self.delay_left = enter_cycles(data) or ENTER_CYCLES
-        self.state = DELAY
-
-    def _enter_now(self):
-        data = self._entered()
-        if self.input_row is None:
-            self.screen.next_line()
-            self.input_row = self.screen.row
-        start_row = self._show_rows(self.input_row, data)
-        self.input_row = None
-        self.line.clear()
-        self.edit_addr = None
-        if self.mode == RUN_MODE:
-            self.recalled = (data, start_row, self.screen.scrolls)
-        try:
-            if self.mode == PRO_MODE and data.lstrip(b" ")[:1].isdigit():
-                self._store_line(data, start_row)
-                return
-            body = tokenize_body(data)
-            # the line is shown again as LIST would show it (`WAIT 0: DEGREE`)
-            for r in range(start_row, ROWS):
-                self.screen.clear_row(r)
-            listed = from_text(list_line(Line(1, body)))[2:] if body else data
-            start_row = self._show_rows(start_row, listed, indent=0)
-            if self.mode == RUN_MODE:
-                # LEFT/RIGHT bring back the listing
-                self.recalled = (listed, start_row, self.screen.scrolls)
-            colon = first_colon(body)
-            if colon is not None:
-                self.interp.start_immediate(body)       # the cursor goes to the `:`
-                self.interp.pos += colon
-                raise BasicError(SYNTAX)        # one statement per typed line
-            self._run_immediate(body)
-        except BasicError as err:
-            self._show_error(err.code, 0)
-
-    def _store_line(self, data, row):
-        text = data.lstrip(b" ")
-        digits = len(text) - len(text.lstrip(b"0123456789"))
-        if not 1 <= int(text[:digits]) <= MAX_LINE:
-            raise BasicError(LINE)                  # 0 and 65280 are ERROR 4
-        if not text[digits:].strip(b" :"):
-            self.interp.program.store(int(text[:digits]), b"")   # `20` ENTER deletes
-            self._prompt()
-            return
-        try:
-            line = tokenize_line(to_text(data))
-        except FormatError:
-            raise BasicError(SYNTAX) from None
-        self.interp.program.store(line.number, line.body)
-        self.error_at = None
-        # the listing replaces what was typed (the rows below stay: after editing a
-        # listed line the rest of the listing is still there)
-        for r in range(row, min(ROWS, row + 1 + len(data) // COLS)):
-            self.screen.clear_row(r)
-        addr = self.interp.program.find(line.number)
-        self._show_rows(row, self._listing(addr), indent=len(str(line.number)) + 1)
-        self.list_addr = addr           # UP/DOWN go on from the stored line
-
-    def _run_immediate(self, body):
-        """RUN mode: an expression (or an assignment) shows its value; a string
-        result clears the display. Anything else runs as a statement line."""
-        interp = self.interp
-        interp.start_immediate(body)
-        first = interp.peek()
-        code = interp.mem[interp.pos + 1] if first == 0xFE else None
-        if code in STATEMENT_CODES:
-            if self.mode == RUN_MODE and code in PROGRAM_ONLY:
-                raise BasicError(SYNTAX)
-            # LIST and NEW belong to PRO mode, RUN to RUN mode: ERROR 9 elsewhere
-            if self.mode == RUN_MODE and code in (CODES["LIST"], CODES["NEW"]):
-                raise BasicError(OTHER)
-            if self.mode == PRO_MODE and code == CODES["RUN"]:
-                raise BasicError(OTHER)
-            self.state = RUNNING
-            return
-        ref = self._assignment_target()
-        if ref is None:
-            value = interp.expression()
-            while interp.accept(0x2C):      # `1,2` shows the last value, as the firmware
-                value = interp.expression()
-        else:
-            interp.expect(0x3D)
-            value = interp.expression()
-            if isinstance(value, bytes) != (ref[2] != 0):
-                raise BasicError(OTHER)
-            # the display shows the value assigned, not what the variable kept
-            # (R$(1)="XYZW" shows XYZW when R$() holds 3 characters)
-            interp.vars.store(ref, value)
-        if interp.peek() != 0x0D:
-            raise BasicError(SYNTAX)
-        interp.finish()
-        self.last_shown = value if isinstance(value, bytes) else \
-            bcd.format_number(value).encode("ascii")
-        if isinstance(value, bytes):
-            self.screen.clear()
-            self.screen.show_line(0, value)
-            self.screen.end_line()
-            self.input_row = None
-            self.last_result = None
-        else:
-            text = bcd.format_number(value).encode("ascii")
-            self._message(text, right=True)
-            self.last_result = self.answer = text.replace(b" ", b"")
-
-    def _assignment_target(self):
-        """If the line is `var = ...`, the variable's reference (position after it)."""
-        interp = self.interp
-        if not 0x41 <= interp.peek() <= 0x5A:
-            return None
-        start = interp.pos
-        try:
-            ref = interp.variable(create=True)
-            if interp.peek() == 0x3D:
-                return ref
-        except BasicError:
-            pass
-        interp.pos = start
-        return None
-
-    def _def_start(self, letter):
-        """DEF + letter: run from the line labelled with that letter."""
-        interp = self.interp
-        try:
-            addr = interp.program.find_label(bytes([letter]))
-        except BasicError:
-            return False                    # no such label: the letter is typed
-        # AREAD gets what the display holds: the typed line, else the last result
-        interp.aread = bytes(self.line) or self.last_shown
-        if self.line and self.input_row is not None:
-            self._show_rows(self.input_row, bytes(self.line))    # the cursor goes
-        elif self.input_row is not None:
-            self.screen.row = self.input_row    # the `>` stays; output goes below
-            self.screen.end_line()
-        if self.state == INPUT:
-            self.screen.end_line()          # the INPUT prompt stays, output goes below
-        self.line.clear()
-        self.input_row = None
-        self.input_items = []
-        interp.vars.clear()
-        interp.start_program(addr)
-        self.state = RUNNING
-        return True
-
     # ------------------------------------------------------------ running
 
     def _execute(self, budget):
@@ -663,6 +497,7 @@ class BuiltinEngine(EditorMixin, InputMixin, ListMixin, SoundMixin, SerialMixin)
         elif not interp.running:
             self.state = IDLE
             self._prompt()
+            self.end_prompt = True
         return max(used, 1)
 
     def _serve(self, pending):

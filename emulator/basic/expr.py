@@ -322,7 +322,9 @@ class Expressions:
             pos += 1
         self.pos = pos
         value = bcd.parse_number("&" + bytes(mem[start:pos]).decode("ascii"))
-        if value is None:
+        if value is None or not value:
+            # the firmware refuses &0 (&00, 1+&0) with ERROR 1; in a program it even
+            # reports line 0 (`ERROR 1 IN 0`, not modelled)
             raise BasicError(SYNTAX)
         return value
 

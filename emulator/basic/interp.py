@@ -10,6 +10,7 @@ next statement runs.
 """
 
 from collections import namedtuple
+from decimal import ROUND_DOWN, Context, Decimal
 
 from . import bcd
 from .errors import LINE, NESTING, OTHER, SYNTAX, BasicError
@@ -34,6 +35,7 @@ FOR_LIMIT = 5               # nesting limits (basic_language.md §1.1)
 GOSUB_LIMIT = 10
 FORLoop = namedtuple("FORLoop", "ref limit step pos line line_addr")
 Return = namedtuple("Return", "pos line line_addr")
+_TEN_DIGITS = Context(prec=10, rounding=ROUND_DOWN)     # RND's fraction
 
 
 def statement(name, cost=3000):
@@ -90,17 +92,26 @@ class Interpreter(Expressions):
         return self.host.inkey()
 
     def random_fraction(self):
-        """A number in (0, 1) with 10 digits from a 48-bit LCG kept at RANDOM_SEED.
-        The ROM's own generator is unknown, so sequences differ from the firmware's."""
+        """RND's fraction, as the firmware makes it (found by reading RANDOM_SEED on the
+        firmware engine after each RND): the seed is a number whose nibbles 3-15 are a
+        digit u and twelve digits f (bytes 99 9u ff ff ff ff ff ff after the first RND).
+        The next seed is 23 x 0.f cut to 12 significant digits, its units digit as u,
+        the fraction's digits (10 or 11 of them) padded with 0, the 12th digit 1. RND's
+        fraction is the new 0.f cut to 10 significant digits."""
         mem = self.mem
-        state = int.from_bytes(mem[RANDOM_SEED:RANDOM_SEED + 6], "little")
-        state = (state * 0x5DEECE66D + 0xB) & 0xFFFFFFFFFFFF
-        mem[RANDOM_SEED:RANDOM_SEED + 6] = state.to_bytes(6, "little")
-        digits = (state * 10 ** 10) >> 48
-        return bcd.fit(bcd.Decimal(max(digits, 1)).scaleb(-10))
+        digits = bytes(mem[RANDOM_SEED + 1:RANDOM_SEED + 8]).hex()[1:]     # u + 12 digits
+        product = 23 * int(digits[1:])                  # 23 * 0.f, in units of 1e-12
+        cut = 10 ** max(0, len(str(product)) - 12)      # keep 12 significant digits
+        product -= product % cut
+        fraction = product % 10 ** 12 // 10 * 10 + 1     # the 12th digit is always 1
+        seed = "999%d%012d" % (product // 10 ** 12 % 10, fraction)
+        mem[RANDOM_SEED:RANDOM_SEED + 8] = bytes.fromhex(seed)
+        return bcd.fit(_TEN_DIGITS.plus(Decimal(fraction).scaleb(-12)))
 
     def seed(self, value):
-        self.mem[RANDOM_SEED:RANDOM_SEED + 6] = (value & 0xFFFFFFFFFFFF).to_bytes(6, "little")
+        """RANDOM: a new seed from `value` (the firmware's source of it is not known)."""
+        digits = "%012d" % (value % 10 ** 12)
+        self.mem[RANDOM_SEED:RANDOM_SEED + 8] = bytes.fromhex("9990" + digits)
 
     # ------------------------------------------------------------ starting
 

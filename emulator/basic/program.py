@@ -22,6 +22,8 @@ MAX_LINE = 65279
 END_MARK = 0xFF
 CR = 0x0D
 LINE_REF = 0x1F
+RANDOM_SEED = 0xFDE0        # interp.RANDOM_SEED; after Y the firmware leaves 57.2957795131
+BOOT_SEED = bytes.fromhex("0010572957795131")   # there (180/pi, read on the firmware engine)
 
 
 def word(mem, addr):
@@ -65,7 +67,7 @@ class Program:
 
     def init_card(self, card_start):
         """What answering Y to `RAM CARD S1 CLEAR O.K. ?` leaves: an empty program,
-        no DIM variables, A-Z zero."""
+        no DIM variables, A-Z zero, the random seed the firmware leaves there."""
         mem = self.mem
         start = card_start + PROGRAM_OFFSET
         set_word(mem, RAM_START_PTR, card_start)
@@ -74,6 +76,7 @@ class Program:
         set_word(mem, MERGE_PTR, start)
         set_word(mem, DIM_PTR, DIM_EMPTY)
         mem[DIM_EMPTY:DIM_EMPTY + 26 * 8] = bytes(26 * 8)
+        mem[RANDOM_SEED:RANDOM_SEED + 8] = BOOT_SEED
         self._set_end(start + 1)
 
     def _set_end(self, end):

@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "kniffel.bas"
 LINE_POINTER = 0xFEF2  # the firmware's pointer into the BASIC line being executed
 FIXED_A = 0xFA98  # fixed variable A; B is 8 bytes lower, ... (hardware.md, basic_language.md)
+RANDOM_SEED = 0xFDE0  # RND's seed, 8 bytes (hardware.md §4); both engines step it alike
 
 
 def _source_lines():
@@ -233,14 +234,18 @@ class Kniffel:
         """Answer an INPUT prompt (the firmware's own key-wait loop)."""
         self.m.type_keys(text + "{ENTER}")
 
-    def start(self, names):
+    def start(self, names, seed=None):
         """DEF K, the number of players, the names; returns when the first roll is shown
-        and the program waits for a key."""
+        and the program waits for a key. `seed` (8 bytes): put into RND's seed after the
+        program's RANDOM, so the dice are the same on every run and on both engines."""
         m = self.m
         m.type_keys("{DEF}K")
         m.key_wait_ready()
         if not self.screen()[0].startswith("ANZAHL SPIELER?"):
             raise DriverError(f"no player-count prompt: {self.screen()}")
+        if seed is not None:
+            for offset, value in enumerate(seed):
+                m.poke(RANDOM_SEED + offset, value)
         self.type_input(str(len(names)))
         for number, name in enumerate(names, start=1):
             m.key_wait_ready()

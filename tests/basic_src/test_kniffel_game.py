@@ -306,3 +306,32 @@ def test_eight_players_memory(game):
     check_times(k)
     print(f"\nMEM after load {free_after_load}, after an 8-player game {free_at_end}; "
           f"next-turn times {min(k.times['next_turn']):.2f}-{max(k.times['next_turn']):.2f} s")
+
+
+# The same seed gives the same dice on both engines (the built-in RND is the firmware's):
+# the first screens of a 2-player game on a fixed key sequence, as the firmware shows them.
+SEED = bytes.fromhex("9993178029288001")  # a seed the firmware wrote after one RND
+SEEDED_KEYS = ["1", "3", "ENTER", "2", "ENTER", "K", "ENTER", "ENTER", "C", "5", "ENTER",
+               "ENTER", "6", "ENTER", "1", "3", "ENTER", "S"]
+SEEDED_ROWS0 = [  # row 0 at the start and after each key (read on the firmware engine)
+    " 1 2 1 6 4 Z 1 W 1    AB", "   2 1 6 4 Z 1 W 1    AB", "   2   6 4 Z 1 W 1    AB",
+    " 6 2 1 6 4 Z 1 W 2    AB", " 6   1 6 4 Z 1 W 2    AB", " 6 2 1 6 4 Z 1 W 3    AB",
+    " 2 4 6 3 5 Z 1 W 1    CD", " 2 4 6 3 5 Z 1 W 1    CD", " 2 4 6 3 5 Z 1 W 1    CD",
+    " 3 2 4 4 3 Z 2 W 1    AB", " 3 2 4 4   Z 2 W 1    AB", " 3 2 4 4 2 Z 2 W 2    AB",
+    " 3 2 4 4 2 Z 2 W 2    AB", " 1 4 3 6 4 Z 2 W 1    CD", " 1 4 3 6 4 Z 2 W 1    CD",
+    " 2 2 6 6 2 Z 3 W 1    AB", " 2 2   6 2 Z 3 W 1    AB", " 2 2 3 6 2 Z 3 W 2    AB",
+    " 2 2 3 6 2 Z 3 W 2    AB",
+]
+SEEDED_FINAL = [" 2 2 3 6 2 Z 3 W 2    AB", "1 2 3 4 5 -          -18",
+                "DP VP FH KS GS -- CH   0", "                        "]
+
+
+def test_same_seed_same_dice_and_screens(game):
+    k = game
+    k.start(["AB", "CD"], seed=SEED)
+    rows0 = [k.screen()[0]]
+    for key in SEEDED_KEYS:
+        k.key(key)
+        rows0.append(k.screen()[0])
+    assert rows0 == SEEDED_ROWS0
+    assert k.screen() == SEEDED_FINAL

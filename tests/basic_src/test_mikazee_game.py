@@ -339,12 +339,14 @@ def test_edited_rule_set_kolom_voor_kolom_in_twee_and_bonuses(g):
     g.cursor = (1, 0)
     sheet = near_end(rules, [(1, 0), (2, 8), (2, 11), (3, 12)], seed=5)
     sheet.cells[1][11] = 0
-    sheet.cells[3][:6] = [2, 4, 6, 8, 10, 12]  # 42: no bonus in column 3
-    sheet.cells[2][:6] = [5, 10, 15, 8, 15, 6]  # 59: bonus (50) in column 2
+    sheet.cells[1][1:6] = [4, 9, 12, 10, 12]  # 47: the five 1s below give the bonus (50)
+    sheet.cells[2][:6] = [5, 10, 15, 8, 15, 6]  # 59: bonus in column 2
+    sheet.cells[3][:6] = [2, 4, 6, 8, 10, 30]  # 60: bonus in column 3
     put_sheet(g, sheet)
     refused(g, sheet, 2, 8, "VORIGE KOL.OPEN")
     assert book(g, sheet, 1, 0, (1, 1, 1, 1, 1)) == 5  # extra Mikazee: +100 (Mikazee 0)
     assert sheet.extra[1] == 100
+    assert all(sheet.has_bonus(c) for c in (1, 2, 3))  # every column: +77 once
     check_sheet(g, sheet)
     reroll(g, [1])
     reroll(g, [2])
@@ -352,12 +354,12 @@ def test_edited_rule_set_kolom_voor_kolom_in_twee_and_bonuses(g):
     # column 1 is full now; five equal in FH with column 2's Mikazee empty: Mikazee = FH
     assert book(g, sheet, 2, 8, (4, 4, 4, 4, 4)) == 25
     assert book(g, sheet, 2, 11, (1, 2, 3, 4, 6)) == 0
-    assert sheet.has_bonus(1) and sheet.has_bonus(2) and not sheet.has_bonus(3)
     check_sheet(g, sheet)
     reroll(g, [3])
     assert book(g, sheet, 3, 12, (2, 2, 2, 2, 2)) == 10  # at roll 2: allowed
     assert sheet.finished
     assert int(g.screen()[0][18:]) == sheet.score()
+    assert sheet.score() == sheet.total(1) + 2 * sheet.total(2) + 3 * sheet.total(3) + 77
     check_sheet(g, sheet, score=False)
 
 
