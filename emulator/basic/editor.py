@@ -17,6 +17,7 @@
 from pc1360.listing import list_line
 from pc1360.program import Line
 
+from .enter import PRO_MODE, RUN_MODE, ends_with_keyword
 from .errors import BasicError
 from .interp import INPUT_BUFFER
 from .screen import COLS, ROWS
@@ -27,10 +28,74 @@ BLOCK = 0xF9                # the block cursor (■)
 HOLE = 0xFA                 # what INS opens (□): ENTER drops it
 CURSOR = 0x5F               # the end-of-line cursor `_`
 BLINK_CYCLES = 128_000      # each phase of the blinking block (~0.5 s)
+CONTINUING = frozenset(b"+-*/^")    # typed first after a result, they continue from it
 
 
 class EditorMixin:
     """The editing part of BuiltinEngine (needs line, cur, screen, input_row, clock)."""
+
+    # ------------------------------------------------------------ keys
+
+    def _idle_key(self, key, code):
+        cleared, self.cleared = self.cleared, False
+        if key == "CLS":
+            self.screen.clear()
+            self.list_addr = None
+            self.last_result = None
+            self._prompt(top=True)
+            return
+        if key == "MODE":
+            self.mode = PRO_MODE if self.mode == RUN_MODE else RUN_MODE
+            self._show_mode()
+            return
+        if self.mode == PRO_MODE and key in ("UP", "DOWN") and self.edit_addr is not None:
+            # leaving a listed line being edited: the listing from the line before/after
+            self.list_addr, self.edit_addr = self.edit_addr, None
+            self.line.clear()
+        if self.list_addr is not None and key in ("UP", "DOWN"):
+            self._list_step(-1 if key == "UP" else 1)
+            return
+        if self.mode == PRO_MODE and key in ("UP", "DOWN") and not self.line \
+                and self._show_error_line():
+            return
+        if self.mode == PRO_MODE and key in ("UP", "DOWN") and not self.line:
+            # in PRO mode DOWN lists the program from its first line, UP from its last
+            addrs = [addr for _n, addr in self.interp.program.lines()]
+            if addrs:
+                self._show_listing(addrs[0] if key == "DOWN" else addrs[-1])
+            return
+        if key == "ENTER":
+            self._enter()
+            return
+        if self.mode == PRO_MODE and self.list_addr is not None and self._edit_listed(key):
+            return
+        if self.mode == RUN_MODE and self._recall(key):
+            return
+        if self.mode == RUN_MODE and key == "DOWN" and self.interp.stopped_at is not None:
+            self._step_on()
+            return
+        if self.mode == RUN_MODE and key == "UP" and self.interp.stopped_at is not None \
+                and not self.line:
+            self.screen.clear()                 # after a stop UP clears, as after an error
+            self._prompt(top=True)
+            return
+        if self.mode == RUN_MODE and key in ("UP", "DOWN") and self.answer:
+            if cleared:
+                # right after the CLEAR question the display clears first (firmware)
+                self.screen.clear()
+                self.input_row = 0
+            for char in self.answer:            # typed as if by hand, CLS or not
+                self._edit(None, char)
+            self.list_addr = self.last_result = None
+            self._show_typing()
+            return
+        if code is not None and not self.line and self.input_row is None:
+            if self.last_result is not None and code in CONTINUING:
+                self._set_line(self.last_result)
+        self.list_addr = None
+        if self._edit(key, code):
+            self.last_result = None
+            self._show_typing()
 
     # ------------------------------------------------------------ the buffer
 
@@ -154,7 +219,7 @@ class EditorMixin:
             return None
         body = bytes(self.mem[INPUT_BUFFER:interp.pos])
         try:
-            return len(from_text(list_line(Line(1, body)))) - 2
+            return len(from_text(list_line(Line(1, body)))) - 2 + ends_with_keyword(body)
         except Exception:       # noqa: BLE001 - a cut token: no cursor position
             return None
 

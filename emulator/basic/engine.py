@@ -13,7 +13,15 @@ firmware's does (checked by running the firmware engine on the same keys):
 - an operator typed first after a number result continues from it (`6.+1`);
 - a statement run from RUN mode, and the end of a program, show a new `>` prompt;
 - PRO mode shows each stored line as LIST does (`10:A=1`), long lines continuing
-  on the next rows indented by the width of `10:`.
+  on the next rows indented by the width of `10:`;
+- the line editor (LEFT/RIGHT/INS/DEL, recalling, editing listed lines, the line in
+  error) is editor.py; ENTER on a typed line is enter.py;
+- RUN mode's UP/DOWN type the last number result (`0.` after boot); after a stop
+  (BREAK, or a key at a PRINT wait) DOWN goes on line by line showing each line's
+  number as TRON does, UP clears to `>`; a character typed at a PRINT wait stops the
+  program silently and starts a typed line;
+- power_state()/resume() keep the engine's own state in the card file (persist.py);
+  an 8 or 16 KB card's copies in 0x8000-0xFFFF agree (sync_mirrors).
 """
 
 import copy
@@ -34,14 +42,13 @@ from .typed import tokenize_body  # noqa: F401  (tests import it from here)
 
 KEYWAIT_STROBE = 0x3F       # what the firmware writes to 0x3E00 while it waits for keys
 STROBE_ADDR = 0x3E00
-CONTINUING = frozenset(b"+-*/^")    # typed first after a result, they continue from it
 
 # state() keeps these attributes of the engine, the interpreter and the screen.
 ENGINE_STATE = ("state", "mode", "line", "input_row", "last_result", "last_shown", "shift",
                 "sml", "def_key", "prev_keys", "delay_left", "entering", "tones", "wait_key",
                 "error_lock", "input_items", "input_prompt", "input_keep", "input_col", "clock",
                 "list_addr", "cur", "block_at", "blink_start", "recalled", "edit_addr", "error_at", "answer",
-                "error_cur", "end_prompt")
+                "error_cur", "end_prompt", "cleared")
 INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_pos",
                 "running", "pending", "jumped", "stopped_at", "angle", "wait", "using",
                 "cursor", "gcursor", "line_end", "trace", "aread", "resume_input", "stepping", "skip_trace")
@@ -80,6 +87,7 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
         self.answer = b"0."            # the last number result: RUN mode's UP/DOWN type it
         self.error_cur = None          # an immediate line's error: where LEFT/RIGHT put the cursor
         self.end_prompt = False        # the `>` is the one after a program's end
+        self.cleared = False           # the card was just cleared (the CLEAR question)
         self.input_row = None          # its first display row; None: not started
         self.last_result = None        # text of the last number result
         self.last_shown = b""          # the last result on the display (for AREAD)
@@ -337,6 +345,7 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
                 self.interp.program.init_card(self._card_start())
                 self.state = IDLE
                 self._show_mode()
+                self.cleared = True
             return
         if self.state in (RUNNING, DELAY):
             return
@@ -373,6 +382,13 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
                 self._prompt()
             elif key == self.wait_key:
                 self.state = RUNNING
+            elif key == "UP" and self.wait_key == "ENTER":
+                # UP at a PRINT wait: the program stops there (CONT goes on), CLS, `>`
+                interp.stopped_at = (interp.pos, interp.line, interp.line_addr)
+                interp.running = interp.stepping = False
+                self.state = IDLE
+                self.screen.clear()
+                self._prompt(top=True)
             elif key == "DOWN":
                 # DOWN at a PRINT wait: on line by line, each line's number shown
                 interp.stepping = not interp.trace
@@ -423,57 +439,6 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
             self.shift = False
             self.screen.set_symbol("SHIFT", False)
         return code
-
-    def _idle_key(self, key, code):
-        if key == "CLS":
-            self.screen.clear()
-            self.list_addr = None
-            self.last_result = None
-            self._prompt(top=True)
-            return
-        if key == "MODE":
-            self.mode = PRO_MODE if self.mode == RUN_MODE else RUN_MODE
-            self._show_mode()
-            return
-        if self.mode == PRO_MODE and key in ("UP", "DOWN") and self.edit_addr is not None:
-            # leaving a listed line being edited: the listing from the line before/after
-            self.list_addr, self.edit_addr = self.edit_addr, None
-            self.line.clear()
-        if self.list_addr is not None and key in ("UP", "DOWN"):
-            self._list_step(-1 if key == "UP" else 1)
-            return
-        if self.mode == PRO_MODE and key in ("UP", "DOWN") and not self.line \
-                and self._show_error_line():
-            return
-        if self.mode == PRO_MODE and key in ("UP", "DOWN") and not self.line:
-            # in PRO mode DOWN lists the program from its first line, UP from its last
-            addrs = [addr for _n, addr in self.interp.program.lines()]
-            if addrs:
-                self._show_listing(addrs[0] if key == "DOWN" else addrs[-1])
-            return
-        if key == "ENTER":
-            self._enter()
-            return
-        if self.mode == PRO_MODE and self.list_addr is not None and self._edit_listed(key):
-            return
-        if self.mode == RUN_MODE and self._recall(key):
-            return
-        if self.mode == RUN_MODE and key == "DOWN" and self.interp.stopped_at is not None:
-            self._step_on()
-            return
-        if self.mode == RUN_MODE and key in ("UP", "DOWN") and self.answer:
-            for char in self.answer:            # typed as if by hand, CLS or not
-                self._edit(None, char)
-            self.list_addr = self.last_result = None
-            self._show_typing()
-            return
-        if code is not None and not self.line and self.input_row is None:
-            if self.last_result is not None and code in CONTINUING:
-                self._set_line(self.last_result)
-        self.list_addr = None
-        if self._edit(key, code):
-            self.last_result = None
-            self._show_typing()
 
     # ------------------------------------------------------------ running
 

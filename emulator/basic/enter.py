@@ -25,7 +25,25 @@ RUN_MODE, PRO_MODE = "RUN", "PRO"
 PROGRAM_ONLY = frozenset(CODES[name] for name in (
     "PRINT", "CLS", "PAUSE", "CURSOR", "GCURSOR", "IF", "FOR", "NEXT", "READ", "DATA",
     "RESTORE", "GOSUB", "RETURN", "END", "STOP", "REM", "LET", "ON", "AREAD", "INPUT"))
-STATEMENT_CODES = frozenset(STATEMENTS)
+
+
+def ends_with_keyword(body):
+    """True if a tokenized line's last element is a keyword (0xFE code)."""
+    in_string = False
+    last = None
+    index = 0
+    while index < len(body):
+        byte = body[index]
+        step = 1
+        if byte == 0x22:
+            in_string = not in_string
+        elif not in_string and byte == 0xFE:
+            step = 2
+        elif not in_string and byte == 0x1F:
+            step = 3
+        last = byte if not in_string or byte == 0x22 else None
+        index += step
+    return last == 0xFE
 
 
 class EnterMixin:
@@ -69,7 +87,9 @@ class EnterMixin:
             start_row = self._show_rows(start_row, listed, indent=0)
             if self.mode == RUN_MODE:
                 # LEFT/RIGHT bring back the listing
-                self.recalled = (listed, start_row, self.screen.scrolls)
+                # (a keyword at the end keeps its blank there: `SIN _`, `PI _`)
+                recalled = listed + b" " if ends_with_keyword(body) else listed
+                self.recalled = (recalled, start_row, self.screen.scrolls)
             colon = first_colon(body)
             if colon is not None:
                 self.interp.start_immediate(body)       # the cursor goes to the `:`
@@ -109,7 +129,7 @@ class EnterMixin:
         interp.start_immediate(body)
         first = interp.peek()
         code = interp.mem[interp.pos + 1] if first == 0xFE else None
-        if code in STATEMENT_CODES:
+        if code in STATEMENTS:     # (looked up now: the modules register statements on import)
             if self.mode == RUN_MODE and code in PROGRAM_ONLY:
                 raise BasicError(SYNTAX)
             # LIST and NEW belong to PRO mode, RUN to RUN mode: ERROR 9 elsewhere

@@ -401,6 +401,8 @@ class Expressions:
 
     def fn_rnd(self):
         limit = self._num(self.operand())
+        if limit < 0:
+            self.seed_from(limit)               # RND -x starts a sequence from x
         fraction = self.random_fraction()       # RND 0 and RND -1 give fractions too
         if limit < 1:
             return fraction

@@ -10,7 +10,7 @@ next statement runs.
 """
 
 from collections import namedtuple
-from decimal import ROUND_DOWN, Context, Decimal
+from decimal import ROUND_HALF_UP, Context, Decimal
 
 from . import bcd
 from .errors import LINE, NESTING, OTHER, SYNTAX, BasicError
@@ -35,7 +35,8 @@ FOR_LIMIT = 5               # nesting limits (basic_language.md §1.1)
 GOSUB_LIMIT = 10
 FORLoop = namedtuple("FORLoop", "ref limit step pos line line_addr")
 Return = namedtuple("Return", "pos line line_addr")
-_TEN_DIGITS = Context(prec=10, rounding=ROUND_DOWN)     # RND's fraction
+_TEN_DIGITS = Context(prec=10, rounding=ROUND_HALF_UP)  # RND's fraction
+RND_NEGATIVE_FACTOR = Decimal("0.434294481903")
 
 
 def statement(name, cost=3000):
@@ -97,7 +98,7 @@ class Interpreter(Expressions):
         digit u and twelve digits f (bytes 99 9u ff ff ff ff ff ff after the first RND).
         The next seed is 23 x 0.f cut to 12 significant digits, its units digit as u,
         the fraction's digits (10 or 11 of them) padded with 0, the 12th digit 1. RND's
-        fraction is the new 0.f cut to 10 significant digits."""
+        fraction is the new 0.f rounded to 10 significant digits."""
         mem = self.mem
         digits = bytes(mem[RANDOM_SEED + 1:RANDOM_SEED + 8]).hex()[1:]     # u + 12 digits
         product = 23 * int(digits[1:])                  # 23 * 0.f, in units of 1e-12
@@ -107,6 +108,12 @@ class Interpreter(Expressions):
         seed = "999%d%012d" % (product // 10 ** 12 % 10, fraction)
         mem[RANDOM_SEED:RANDOM_SEED + 8] = bytes.fromhex(seed)
         return bcd.fit(_TEN_DIGITS.plus(Decimal(fraction).scaleb(-12)))
+
+    def seed_from(self, value):
+        """RND of a negative number: the seed becomes |x| * 0.434294481903 (log10 e), so
+        RND -1 always gives 0.9887730838 and RND -.5 0.9943865419 (firmware engine)."""
+        seed = int(abs(value) * RND_NEGATIVE_FACTOR * 10 ** 12) % 10 ** 12
+        self.mem[RANDOM_SEED:RANDOM_SEED + 8] = bytes.fromhex("9990%012d" % seed)
 
     def seed(self, value):
         """RANDOM: a new seed from `value` (the firmware's source of it is not known)."""

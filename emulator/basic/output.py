@@ -39,7 +39,13 @@ BEEP_GAP = 53_213
 BEEP_TAIL = 214
 BEEP_ZERO_TONED = 3_870     # BEEP 0,f,d: no sound, the arguments' time only
 SCROLL_CYCLES = 27_000
-PRINT_CHAR_CYCLES = 390     # each character a PRINT shows
+PRINT_CHAR_CYCLES = 390     # each character a PRINT shows (at a CURSOR position too)
+# Measured with the line pointer (interp.LINE_POINTER) on the firmware engine: every item
+# after the first adds about 1,600 cycles, every number shown (USING or not) about 2,000
+# (PRINT S$;S$;S$;S$ 24,980, PRINT USING "##";A;B;A;B 31,770, PRINT A;B 21,830).
+PRINT_ITEM_CYCLES = 1_600
+CURSOR_CELL_SAVING = 2_650  # CURSOR 72 takes 4,760 cycles, CURSOR 2,1 7,980 (firmware)
+PRINT_NUMBER_CYCLES = 2_000
 LINE_DOT_CYCLES = 600       # each dot LINE draws
 HALF = COLS // 2
 TEXT_CURSOR = 0xFD09        # CURSOR x, y (basic_language.md §1.7)
@@ -163,6 +169,7 @@ def show(it, text, open_end):
         # at the CURSOR position, without clearing the line, going on in the next
         # rows (scrolling) if long; output goes on below
         col, row = it.cursor
+        it.cost += len(text) * PRINT_CHAR_CYCLES
         while col + len(text) > COLS:
             screen.write(row, col, text[:COLS - col])
             text = text[COLS - col:]
@@ -216,6 +223,9 @@ def stmt_print(it):
         it.screen.col = 0
     else:
         # at a CURSOR position a lone number is not right-aligned
+        items = [number for segment in segments for _text, number in segment]
+        if len(items) > 1 or open_end or it.cursor is not None:
+            it.cost += (len(items) - 1) * PRINT_ITEM_CYCLES + sum(items) * PRINT_NUMBER_CYCLES
         show(it, layout(segments, open_end or it.cursor is not None), open_end)
     # the firmware waits after `PRINT "A";` too; the next PRINT continues the line
     display_wait(it)
@@ -261,6 +271,7 @@ def stmt_cursor(it):
         if not 0 <= first < COLS * ROWS:
             raise BasicError(ILLEGAL)
         row, col = divmod(first, COLS)
+        it.cost -= CURSOR_CELL_SAVING
     it.cursor = (col, row)
     it.mem[TEXT_CURSOR] = col
     it.mem[TEXT_CURSOR + 1] = row

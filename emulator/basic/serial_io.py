@@ -37,7 +37,7 @@ from pc1360.listing import list_line
 from pc1360.program import Line
 from pc1360.tokenizer import tokenize_line
 
-from .errors import IO, LINE, OTHER, SYNTAX, BasicError
+from .errors import IO, OTHER, SYNTAX, BasicError
 from .interp import statement
 from .program import MAX_LINE
 from .states import IDLE, RUNNING
@@ -344,14 +344,19 @@ class _Pins:
 
     def __init__(self, engine):
         self.machine = engine.machine
+        # a machine without a bus (the engine tests' FakeMachine) has nothing connected
+        self.wired = hasattr(self.machine, "bus")
 
     def latch(self, value):
-        self.machine.bus.write(LATCH, value)
+        if self.wired:
+            self.machine.bus.write(LATCH, value)
 
     def inb(self):
-        return self.machine.bus.inb()
+        return self.machine.bus.inb() if self.wired else 0
 
     def sd(self, space):
+        if not self.wired:
+            return
         bus = self.machine.bus
         bus.outf((bus.fo & ~FO_SD) | (FO_SD if space else 0))
 
@@ -471,23 +476,23 @@ def load_job(engine, settings):
 
 
 def _store(engine, data):
-    """Store a received line as PRO mode stores a typed one; the cycles it takes."""
+    """Store a received line as PRO mode stores a typed one; the cycles it takes. A
+    line that cannot be stored (no line number, garbled) is dropped and LOAD goes on
+    (the firmware stores what it got of a garbled line; what it does with a line
+    without a number is not checked)."""
     text = data.lstrip(b" ")
     digits = len(text) - len(text.lstrip(b"0123456789"))
-    if not digits:
-        raise BasicError(SYNTAX)
-    number = int(text[:digits])
-    if not 1 <= number <= MAX_LINE:
-        raise BasicError(LINE)
+    if not digits or not 1 <= int(text[:digits]) <= MAX_LINE:
+        return LOAD_LINE[0]
     program = engine.interp.program
     if not text[digits:].strip(b" :"):
-        program.store(number, b"")
+        program.store(int(text[:digits]), b"")
         return LOAD_LINE[0]
     try:
         line = tokenize_line(to_text(data))
-    except FormatError:
-        raise BasicError(SYNTAX) from None
-    program.store(line.number, line.body)
+        program.store(line.number, line.body)
+    except (FormatError, BasicError):
+        return LOAD_LINE[0]
     return model(LOAD_LINE, line.number, line.body)
 
 

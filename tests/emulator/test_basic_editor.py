@@ -64,7 +64,7 @@ def test_power_state_resumes_a_waiting_program(machine):
         m.type_keys("{ENTER}{ENTER}{ENTER}7{ENTER}")
         m.run_for(0.5)
     assert other.screen_text() == machine.screen_text()
-    assert "14." in other.screen_text()[-1]
+    assert "14." in other.screen_text()[-1], other.screen_text()
 
 
 def test_a_damaged_power_state_is_refused(machine):
