@@ -57,11 +57,11 @@ class FirmwareEngine:
     def write_floor_changed(self):
         self.cpu.write_floor = self.machine.bus.write_floor
 
-    def state(self):
+    def snapshot_state(self):
         cpu = self.cpu
         return (bytes(cpu.iram),) + tuple(getattr(cpu, name) for name in CPU_REGISTERS)
 
-    def set_state(self, state):
+    def restore_state(self, state):
         cpu = self.cpu
         cpu.iram[:] = state[0]  # in place: the core's handlers hold this buffer
         for name, value in zip(CPU_REGISTERS, state[1:]):

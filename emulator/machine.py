@@ -267,7 +267,7 @@ class PC1360:
 
     # -- state ---------------------------------------------------------------------------
     def snapshot(self):
-        engine_state = getattr(self.engine, "state", None)
+        engine_state = getattr(self.engine, "snapshot_state", None)
         return Snapshot(bytes(self.mem), engine_state() if engine_state else None, self.bus.state(),
                         self.timers.state(), self.buzzer.state(), frozenset(self.keyboard.pressed),
                         self.cycles, self.off, self.lcd.enabled)
@@ -275,7 +275,7 @@ class PC1360:
     def restore(self, snap):
         self.mem[:] = snap.mem
         if snap.engine is not None:
-            self.engine.set_state(snap.engine)
+            self.engine.restore_state(snap.engine)
         self.bus.set_state(snap.bus)
         self.timers.set_state(snap.timers)
         self.buzzer.set_state(snap.buzzer)

@@ -171,13 +171,13 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
     def write_floor_changed(self):
         """The firmware engine's CPU needs this; the built-in engine writes mem directly."""
 
-    def state(self):
+    def snapshot_state(self):
         interp, screen = self.interp, self.screen
         return copy.deepcopy((tuple(getattr(self, n) for n in ENGINE_STATE),
                               tuple(getattr(interp, n) for n in INTERP_STATE),
                               tuple(getattr(screen, n) for n in SCREEN_STATE)))
 
-    def set_state(self, state):
+    def restore_state(self, state):
         mine, interp, screen = copy.deepcopy(state)
         for target, names, values in ((self, ENGINE_STATE, mine),
                                       (self.interp, INTERP_STATE, interp),
