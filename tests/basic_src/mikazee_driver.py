@@ -53,8 +53,8 @@ def program_image():
     return tokenize(SOURCE.read_text(encoding="utf-8"))
 
 
-def boot(rom_dir):
-    return kd.boot(rom_dir, card_kb=32)
+def boot(rom_dir, engine="firmware"):
+    return kd.boot(rom_dir, card_kb=32, engine=engine)
 
 
 @dataclass

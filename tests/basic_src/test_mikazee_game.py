@@ -15,14 +15,16 @@ import mikazee_model as mm
 
 md = pytest.importorskip("mikazee_driver", exc_type=ImportError)
 
-pytestmark = [pytest.mark.rom, pytest.mark.slow]
+ENGINES = [pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow]), "builtin"]
 
 
-@pytest.fixture(scope="module")
-def booted(rom_dir):
+@pytest.fixture(scope="module", params=ENGINES)
+def booted(request):
     """One machine for the module: snapshots at the menu's start (before DEF M) and right
     after S started a game with the default rules (the rules read, the sheet built)."""
-    machine = md.boot(rom_dir)
+    engine = request.param
+    rom_dir = request.getfixturevalue("rom_dir") if engine == "firmware" else None
+    machine = md.boot(rom_dir, engine=engine)
     g = md.Mikazee(machine)
     g.load()
     menu = machine.snapshot()
@@ -389,7 +391,7 @@ def test_left_to_right_joker_options_and_full_house(g):
     check_sheet(g, sheet)
 
 
-def test_top_ten_survives_kniffel_clear_and_power_off(g, rom_dir):
+def test_top_ten_survives_kniffel_clear_and_power_off(g, request):
     from pc1360.tokenizer import tokenize
     both = (md.ROOT / "basic_src" / "kniffel.bas").read_text() + md.SOURCE.read_text()
     g.load(tokenize(both))  # Kniffel's lines 1-510 in front, as on the shared card
@@ -423,7 +425,9 @@ def test_top_ten_survives_kniffel_clear_and_power_off(g, rom_dir):
     m.run_for(0.3)
     assert m.off
     card, state = m.card_data(), m.power_state()
-    other = md.PC1360(rom_dir=rom_dir, card_kb=32, card_data=card)
+    engine = m.engine.name
+    rom_dir = request.getfixturevalue("rom_dir") if engine == "firmware" else None
+    other = md.PC1360(engine=engine, rom_dir=rom_dir, card_kb=32, card_data=card)
     other.resume(state)
     again = md.Mikazee(other)
     again.lines = g.lines
@@ -440,7 +444,10 @@ def test_top_ten_survives_kniffel_clear_and_power_off(g, rom_dir):
     assert rows[2] == " 3 LOW    10 4 ----    0"
 
 
-def test_rule_set_to_tape_and_back(g):
+def test_rule_set_to_tape_and_back(g, request):
+    if g.m.engine.name == "builtin":
+        request.applymarker(pytest.mark.xfail(
+            strict=True, reason="PRINT#/INPUT# to tape are not in the built-in engine yet"))
     """O writes the set shown with PRINT#; L (J) reads it into another set with INPUT#:
     the firmware's own cassette routines through the emulated recorder (Xout recorded,
     played back into Xin)."""

@@ -1,4 +1,5 @@
-"""Whole MISHIMASH games on the firmware engine (the real ROM running basic_src/mishimash.bas).
+"""Whole MISHIMASH games on both engines: the firmware (the real ROM running
+basic_src/mishimash.bas) and the built-in BASIC, with the same assertions.
 
 After every key the LCD text is read and checked against mishimash_model: the dice, the roll
 number (the multiplier), the name, the label (round, final round, sudden death), the turn's
@@ -19,15 +20,17 @@ import mishimash_model as mm
 
 md = pytest.importorskip("mishimash_driver", exc_type=ImportError)
 
-pytestmark = [pytest.mark.rom, pytest.mark.slow]
+ENGINES = [pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow]), "builtin"]
 
 MAX_SHOWN_S = 2.5  # ENTER (or the key after a turn) -> the new dice on the display
 MAX_READY_S = 4.5  # ... -> the program takes keys again (counted, bust checked)
 
 
-@pytest.fixture(scope="module")
-def loaded(rom_dir):
-    machine = md.boot(rom_dir, card_kb=8)
+@pytest.fixture(scope="module", params=ENGINES)
+def loaded(request):
+    engine = request.param
+    rom_dir = request.getfixturevalue("rom_dir") if engine == "firmware" else None
+    machine = md.boot(rom_dir, card_kb=8, engine=engine)
     game = md.Mishimash(machine)
     game.load()
     return game, machine.snapshot()

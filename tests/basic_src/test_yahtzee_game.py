@@ -17,7 +17,7 @@ import yahtzee_model as ym
 
 yd = pytest.importorskip("yahtzee_driver", exc_type=ImportError)
 
-pytestmark = [pytest.mark.rom, pytest.mark.slow]
+ENGINES = [pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow]), "builtin"]
 
 MAX_REROLL_S = 1.0  # ENTER -> new dice on the display
 MAX_NEXT_TURN_S = 2.0  # box chosen -> the next first roll (row 1) on the display
@@ -26,12 +26,14 @@ EMPTY = ("--", 0)
 
 # -- helpers ------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def loaded(rom_dir):
+@pytest.fixture(scope="module", params=ENGINES)
+def loaded(request):
     """One booted machine with both programs for the module: each test starts from its
     snapshot on the same machine, so the CPU core's compiled blocks stay warm (compiling
     them again for every test would double the runtime)."""
-    machine = yd.boot(rom_dir)
+    engine = request.param
+    rom_dir = request.getfixturevalue("rom_dir") if engine == "firmware" else None
+    machine = yd.boot(rom_dir, engine=engine)
     y = yd.Yahtzee(machine)
     y.load()
     return y, machine.snapshot()
@@ -353,7 +355,7 @@ def test_no_list_when_another_program_follows_line_1999(game):
     y.check_error()
 
 
-def test_hiscores_ordered_and_kept_across_clear_and_power_off(game, rom_dir):
+def test_hiscores_ordered_and_kept_across_clear_and_power_off(game, request):
     y = game
     y.set_hiscores(PRESET)
     y.start(["HS"])
@@ -387,7 +389,9 @@ def test_hiscores_ordered_and_kept_across_clear_and_power_off(game, rom_dir):
     assert m.off
     card, state = m.card_data(), m.power_state()
     # A new machine from the saved card and power-off state; ON, then DEF J and 0.
-    other = yd.resumed_machine(rom_dir, card, state)
+    engine = m.engine.name
+    rom_dir = request.getfixturevalue("rom_dir") if engine == "firmware" else None
+    other = yd.resumed_machine(rom_dir, card, state, engine)
     again = yd.Yahtzee(other)
     again.lines = y.lines
     other.tap("BRK")
