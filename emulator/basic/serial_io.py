@@ -1,6 +1,6 @@
 """OPEN / CLOSE / LOAD / SAVE over the 15-pin SIO for the built-in engine.
 
-The firmware (tests/emulator/test_sio_firmware.py, tests/tools/test_serial_engines.py)
+The firmware (tests/emulator/test_sio_firmware.py, tests/tools/test_serial_firmware.py)
 sets the port up with OPEN "baud,parity,bits,stop,code,eol,eof" and then plain LOAD
 and SAVE use it. This module does the same on the same pins, through the machine's
 bus, so that machine.sio (or any other wrapper of the bus) cannot tell the engines
@@ -26,6 +26,10 @@ Figures measured on the firmware engine (the builtin copies them):
 The engine runs a transfer as a job (a generator that yields the cycles to wait),
 in its own engine state SERIAL; `progress()` makes machine.now() exact meanwhile.
 A snapshot taken during a transfer does not keep the job.
+
+Not yet here, though the firmware has them after OPEN: INPUT #1 var[,var] (raises RR,
+reads a line per variable), PRINT #1 var (sends "0.000000000E00" + line end with RS),
+LPRINT (" 5." + line end) and LLIST on the SIO, and the OPEN$ function.
 """
 
 import re

@@ -136,3 +136,42 @@ def test_the_frame_on_sd_uses_the_firmware_bit_time(machine):
     changes = [cycle - first for (cycle, level), (_, before) in zip(edges[1:], edges)
                if level != before and cycle > first][:5]
     assert changes == [212, 424, 1060, 1484, 1901]
+
+
+def test_kniffel_loads_in_the_firmware_time(machine):
+    """The firmware engine takes 44.57 s from LOAD to the prompt for kniffel.bas fed by a
+    host that follows RR (its lines stored in 11.35 s of RR low in all, at most 0.415 s)."""
+    from pathlib import Path
+
+    from tools import transfer
+
+    kniffel = Path(__file__).resolve().parents[2] / "basic_src" / "kniffel.bas"
+    if not kniffel.is_file():
+        pytest.skip("basic_src/kniffel.bas not present")
+    source = kniffel.read_bytes()
+    settings = transfer.Settings()
+    wire = b"".join(transfer.wire_chunks(
+        transfer.listing_lines(parse_program(source).lines, settings), settings))
+    typed(machine, settings.open_statement())
+    lows, changes = [], []
+    write = machine.bus.write
+
+    def spy(addr, value):
+        if addr & 0xFE00 == 0x3800 and (not changes or changes[-1][1] != value & 4):
+            changes.append((machine.now(), value & 4))
+        write(addr, value)
+
+    machine.bus.write = spy
+    machine.type_keys("LOAD{ENTER}")
+    start = machine.cycles
+    machine.sio.send(wire)
+    while machine.sio.pending:
+        machine.run_for(0.05)
+    assert machine.key_wait_ready()
+    seconds = (machine.cycles - start) / CPU_HZ
+    assert 44.57 * 0.9 < seconds < 44.57 * 1.1, seconds
+    lows = [(end - begin) / CPU_HZ for (begin, rr), (end, _) in zip(changes, changes[1:]) if not rr]
+    assert abs(sum(lows[1:]) - 11.35) < 0.1 * 11.35, sum(lows[1:])
+    assert max(lows[1:]) < 0.5
+    start_ptr = machine.peek_word(0xFFD7)
+    assert bytes(machine.mem[start_ptr + 1:machine.peek_word(0xFFD9)]) == tokenize(source)

@@ -49,7 +49,7 @@ def boot(machine):
 @pytest.fixture(scope="module", params=ENGINES)
 def booted(request):
     """The firmware engine boots once and each test restores it; the built-in engine
-    boots afresh for each test (in a few ms: its snapshots do not keep its own state)."""
+    boots afresh for each test (in a few ms)."""
     if request.param == "firmware":
         machine = boot(PC1360(roms=load(request.getfixturevalue("rom_dir"))))
         return machine, machine.snapshot()
@@ -226,9 +226,10 @@ def test_kniffel_both_ways_over_a_pty(machine):
     seconds = load_over_pty(machine, source)
     assert program(machine) == tokenize(source)
     # 3.9 KB at 1200 baud is 33 s on the line; LOAD storing the lines adds about a third
-    # (44.6 s on the firmware engine, 44.5 s on the built-in one, when the PC-side
-    # thread keeps up: a fast engine may wait for it, so only a bound here)
-    assert seconds < 60, seconds
+    # (44.6 s on the firmware engine, 44.5 s on the built-in one when the host keeps up:
+    # the built-in engine runs far faster than real time and may wait for the PC-side
+    # thread here, so its figure is checked without a thread in test_basic_serial.py)
+    assert seconds < (60 if machine.engine.name == "firmware" else 150), seconds
     _, parsed = save_over_pty(machine)
     assert parsed.image == tokenize(source)
 

@@ -145,7 +145,7 @@ def boot(machine):
 @pytest.fixture(scope="module", params=ENGINES)
 def booted(request):
     """The firmware engine boots once and each test restores it; the built-in engine
-    boots afresh for each test (in a few ms: its snapshots do not keep its own state)."""
+    boots afresh for each test (in a few ms)."""
     if request.param == "firmware":
         pocket = boot(PC1360(roms=load(request.getfixturevalue("rom_dir"))))
         return pocket, pocket.machine.snapshot()
