@@ -1,7 +1,13 @@
 """The window driving the real machine: mouse clicks and PC keys reach the firmware's key
-scanner (or the built-in engine), and the LCD shows exactly what display RAM holds."""
+scanner (or the built-in engine), and the LCD shows exactly what display RAM holds.
+
+Run `python tests/emulator/test_frontend_machine.py --regen` to rewrite the stored
+screenshots of a known state (both engines; the firmware one needs ../shared/roms).
+"""
 
 import os
+import sys
+from pathlib import Path
 from types import SimpleNamespace
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -143,3 +149,51 @@ def test_built_in_engine_in_the_window():
         assert lcd_matches(window, machine)
     finally:
         window.close()
+
+
+DATA = Path(__file__).resolve().parent / "data"
+ENGINES = [pytest.param("firmware", marks=pytest.mark.rom), "builtin"]
+ZOOM = 2
+
+
+def known_state_screenshot(engine, rom_dir, path):
+    """The card question answered with a click on Y, then 1+1 ENTER typed on the PC
+    keyboard: the window's picture of that state."""
+    from emulator.machine import PC1360
+
+    machine = PC1360(engine=engine, rom_dir=rom_dir)
+    machine.key_wait_ready(5.0)
+    window = Window(machine, SimpleNamespace(zoom=ZOOM, mute=True))
+    try:
+        click(window, "Y")
+        assert frames_until(window, lambda: machine.screen_text()[1].startswith(">"))
+        type_text(window, "1+1\r")
+        assert frames_until(window, lambda: machine.screen_text()[2].strip() == "2.")
+        frames_until(window, lambda: False, limit=30)  # let the cursor settle
+        return window.screenshot(path)
+    finally:
+        window.close()
+
+
+def lcd_area(surface):
+    x, y, w, h = layout.LCD_RECT
+    return pygame.image.tobytes(surface.subsurface(pygame.Rect(x * ZOOM, y * ZOOM, w * ZOOM, h * ZOOM)), "RGB")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_known_state_matches_the_stored_png_in_the_lcd_area(engine, request, tmp_path):
+    rom_dir = request.getfixturevalue("rom_dir") if engine == "firmware" else None
+    shot = pygame.image.load(str(known_state_screenshot(engine, rom_dir, tmp_path / "shot.png")))
+    stored = pygame.image.load(str(DATA / f"frontend_{engine}_sum.png"))
+    assert shot.get_size() == stored.get_size()
+    assert lcd_area(shot) == lcd_area(stored)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--regen"]:
+        roms = Path(__file__).resolve().parents[3] / "shared" / "roms" / "pc1360"
+        for name in ("firmware", "builtin"):
+            print(known_state_screenshot(name, roms if name == "firmware" else None,
+                                         DATA / f"frontend_{name}_sum.png"))
+    else:
+        print(__doc__)
