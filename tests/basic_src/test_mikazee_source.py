@@ -7,43 +7,20 @@ from pathlib import Path
 
 import pytest
 
+from basic_source import code_parts, LINE_REF
+
 import mikazee_model as mm
 
 tokenizer = pytest.importorskip("pc1360.tokenizer")
 program = pytest.importorskip("pc1360.program")
 
 SOURCE = Path(__file__).resolve().parents[2] / "basic_src" / "mikazee.bas"
-QUOTE, PREFIX, REM_CODE, LINE_REF = 0x22, 0xFE, 0x59, 0x1F
 CARD_32KB_PROGRAM_AREA = 32768 - 1282 - 208 - 144  # as the 8 KB budget (hardware.md §4)
 
 
 @pytest.fixture(scope="module")
 def parsed():
     return tokenizer.parse_program(SOURCE.read_text(encoding="utf-8"))
-
-
-def code_parts(body):
-    """A line body outside strings and REM text, keywords replaced by a space."""
-    out = []
-    i = 0
-    while i < len(body):
-        byte = body[i]
-        if byte == QUOTE:
-            end = body.find(b'"', i + 1)
-            out.append(" ")
-            i = len(body) if end < 0 else end + 1
-        elif byte == PREFIX:
-            if body[i + 1] == REM_CODE:
-                break
-            out.append(" ")
-            i += 2
-        elif byte == LINE_REF:
-            out.append(" 0 ")
-            i += 3
-        else:
-            out.append(chr(byte))
-            i += 1
-    return "".join(out)
 
 
 def test_tokenizes_without_warnings(parsed):

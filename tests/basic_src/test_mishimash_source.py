@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from basic_source import code_parts
+
 tokenizer = pytest.importorskip("pc1360.tokenizer")
 program = pytest.importorskip("pc1360.program")
 
 SOURCE = Path(__file__).resolve().parents[2] / "basic_src" / "mishimash.bas"
 DOC = SOURCE.with_suffix(".md")
 PROGRAM_AREA_8KB = 6558  # program + DIM area on an 8 KB card (basic_language.md §1.1)
-QUOTE, PREFIX, REM_CODE, LINE_REF = 0x22, 0xFE, 0x59, 0x1F
 TWO_LETTER_NUMBERS = {"WP", "MC", "MS", "NS", "CP", "RD", "FS", "DL", "MX"}  # 8 bytes each
 
 
@@ -24,30 +25,6 @@ def parsed():
 
 def text_lines():
     return SOURCE.read_text(encoding="utf-8").splitlines()
-
-
-def code_parts(body):
-    """The bytes of a line body outside strings and REM text, keyword tokens as spaces."""
-    out = []
-    i = 0
-    while i < len(body):
-        byte = body[i]
-        if byte == QUOTE:
-            end = body.find(b'"', i + 1)
-            out.append(" ")
-            i = len(body) if end < 0 else end + 1
-        elif byte == PREFIX:
-            if body[i + 1] == REM_CODE:
-                break
-            out.append(" ")
-            i += 2
-        elif byte == LINE_REF:
-            out.append(" 0 ")
-            i += 3
-        else:
-            out.append(chr(byte))
-            i += 1
-    return "".join(out)
 
 
 def test_tokenizes_without_warnings(parsed):

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from basic_source import code_parts, PREFIX, REM_CODE
+
 tokenizer = pytest.importorskip("pc1360.tokenizer")
 program = pytest.importorskip("pc1360.program")
 
@@ -15,7 +17,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "yahtzee.bas"
 KNIFFEL = ROOT / "basic_src" / "kniffel.bas"
 PROGRAM_AREA_16KB = 6558 + 8192  # program + DIM area: the 8 KB figure plus 8 KB more
-QUOTE, PREFIX, REM_CODE, LINE_REF = 0x22, 0xFE, 0x59, 0x1F
 PER_PLAYER = 2 + 24 + 20 + 18 * 8  # NM$ *2, UR$ *24, LR$ *20, PT(.,0..17)
 
 
@@ -28,30 +29,6 @@ def parsed():
 def both():
     text = KNIFFEL.read_text(encoding="utf-8") + SOURCE.read_text(encoding="utf-8")
     return tokenizer.parse_program(text)
-
-
-def code_parts(body):
-    """The bytes of a line body outside strings and REM text, keywords replaced by spaces."""
-    out = []
-    i = 0
-    while i < len(body):
-        byte = body[i]
-        if byte == QUOTE:
-            end = body.find(b'"', i + 1)
-            out.append(" ")
-            i = len(body) if end < 0 else end + 1
-        elif byte == PREFIX:
-            if body[i + 1] == REM_CODE:
-                break
-            out.append(" ")
-            i += 2
-        elif byte == LINE_REF:
-            out.append(" 0 ")
-            i += 3
-        else:
-            out.append(chr(byte))
-            i += 1
-    return "".join(out)
 
 
 def test_tokenizes_without_warnings(parsed):

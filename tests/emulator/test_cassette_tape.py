@@ -3,8 +3,6 @@
 import pytest
 
 from emulator.cassette import PLAY_RATE, Recording, record_edges, signal_edges, tape_edges
-from emulator.machine import PC1360
-from emulator.romset import RomSet
 from pc1360 import tape, tapesound
 from pc1360.tokenizer import tokenize
 
@@ -13,23 +11,9 @@ BIT = 512  # cycles: 2 ms
 XIN = 0x80
 
 
-class IdleEngine:
-    name = "idle"
-
-    def __init__(self, machine):
-        pass
-
-    def reset(self):
-        pass
-
-    def run(self, cycles):
-        return cycles
-
-
 @pytest.fixture
-def machine():
-    roms = RomSet(cpu=bytes(0x2000), banks=(bytes(0x4000),) * 8)
-    return PC1360(engine=IdleEngine, roms=roms)
+def machine(idle_machine):
+    return idle_machine
 
 
 def csave_modes(record, start=0, lead_in=300):

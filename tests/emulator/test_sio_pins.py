@@ -12,8 +12,6 @@ import threading
 
 import pytest
 
-from emulator.machine import PC1360
-from emulator.romset import RomSet
 from emulator.serial_line import FrameFormat, encode
 from emulator.sio import LinkError, PtyLink, UrlLink, open_link
 
@@ -23,23 +21,9 @@ RD, CS, CD = 0x20, 0x40, 0x80
 SD = 0x02
 
 
-class IdleEngine:
-    name = "idle"
-
-    def __init__(self, machine):
-        pass
-
-    def reset(self):
-        pass
-
-    def run(self, cycles):
-        return cycles
-
-
 @pytest.fixture
-def machine():
-    roms = RomSet(cpu=bytes(0x2000), banks=(bytes(0x4000),) * 8)
-    return PC1360(engine=IdleEngine, roms=roms)
+def machine(idle_machine):
+    return idle_machine
 
 
 def at(machine, cycle):

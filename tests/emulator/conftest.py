@@ -1,0 +1,28 @@
+"""Fixtures shared by the machine tests."""
+
+import pytest
+
+from emulator.machine import PC1360
+from emulator.romset import RomSet
+
+
+class IdleEngine:
+    """An engine that only lets time pass: the connectors are driven by the tests."""
+
+    name = "idle"
+
+    def __init__(self, machine):
+        pass
+
+    def reset(self):
+        pass
+
+    def run(self, cycles):
+        return cycles
+
+
+@pytest.fixture
+def idle_machine():
+    """A PC-1360 with blank ROMs and the idle engine, for pin-level tests."""
+    roms = RomSet(cpu=bytes(0x2000), banks=(bytes(0x4000),) * 8)
+    return PC1360(engine=IdleEngine, roms=roms)
