@@ -36,7 +36,8 @@ def timed(machine, snapshot, seconds, repeat):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rom", type=Path, default=DEFAULT_ROM)
-    parser.add_argument("--seconds", type=float, default=2.0, help="emulated seconds per run")
+    parser.add_argument("--seconds", type=float, default=10.0,
+                        help="emulated seconds per run (short runs mostly measure the restore and block set-up)")
     parser.add_argument("--repeat", type=int, default=5, help="runs of each; the best counts")
     args = parser.parse_args(argv)
     try:
