@@ -28,6 +28,7 @@ from pc1360.tokenizer import tokenize
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "kniffel.bas"
+PROGRAM_START = 0xFFD7  # pointer to the 0xFF before the first program line
 LINE_POINTER = 0xFEF2  # the firmware's pointer into the BASIC line being executed
 FIXED_A = 0xFA98  # fixed variable A; B is 8 bytes lower, ... (hardware.md, basic_language.md)
 RANDOM_SEED = 0xFDE0  # RND's seed, 8 bytes (hardware.md §4); both engines step it alike
@@ -57,6 +58,25 @@ TIMED_LINES = {
 }
 STEP = 0.005  # emulated seconds between looks at the machine
 DISPLAY_RAM = slice(0x2800, 0x3400)  # where both engines draw (docs/interfaces.md)
+
+
+def stored_lines(machine):
+    """(start, end, number) of every program line in RAM, found from the start pointer."""
+    addr = machine.peek_word(PROGRAM_START) + 1
+    lines = []
+    while machine.peek(addr) != 0xFF:
+        end = addr + 3 + machine.peek(addr + 2)
+        lines.append((addr, end, machine.peek(addr) << 8 | machine.peek(addr + 1)))
+        addr = end
+    return lines
+
+
+def line_containing(lines, address):
+    """The number of the stored line that holds `address`, or None."""
+    for start, end, number in lines:
+        if start <= address < end:
+            return number
+    return None
 
 
 class DriverError(AssertionError):
@@ -128,21 +148,10 @@ class Kniffel:
         self._index_lines()
 
     def _index_lines(self):
-        m = self.m
-        addr = m.peek_word(0xFFD7) + 1
-        self.lines = []
-        while m.peek(addr) != 0xFF:
-            number = m.peek(addr) << 8 | m.peek(addr + 1)
-            end = addr + 3 + m.peek(addr + 2)
-            self.lines.append((addr, end, number))
-            addr = end
+        self.lines = stored_lines(self.m)
 
     def current_line(self):
-        ptr = self.m.peek_word(LINE_POINTER)
-        for start, end, number in self.lines:
-            if start <= ptr < end:
-                return number
-        return None
+        return line_containing(self.lines, self.m.peek_word(LINE_POINTER))
 
     def poke_number(self, letter, value):
         """Set fixed variable `letter` to a one-digit integer 1-9."""

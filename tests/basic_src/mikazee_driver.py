@@ -26,7 +26,7 @@ from pathlib import Path
 from emulator.machine import PC1360
 from pc1360.tokenizer import tokenize
 
-import kniffel_driver as kd  # generic helpers only (boot)
+import kniffel_driver as kd  # generic helpers only (boot, the stored lines)
 import mikazee_model as mm
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -115,14 +115,7 @@ class Mikazee:
         self.index_lines()
 
     def index_lines(self):
-        m = self.m
-        addr = m.peek_word(0xFFD7) + 1
-        self.lines = []
-        while m.peek(addr) != 0xFF:
-            number = m.peek(addr) << 8 | m.peek(addr + 1)
-            end = addr + 3 + m.peek(addr + 2)
-            self.lines.append((addr, end, number))
-            addr = end
+        self.lines = kd.stored_lines(self.m)
 
     def line_text(self, number):
         """The body of a stored line (after the REM token for the data lines), as text."""

@@ -35,7 +35,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "mishimash.bas"
 STEP = 0.005  # emulated seconds between looks at the machine
 FINE_STEP = 64  # cycles: the step while waiting for the display line after a roll
-PROGRAM_START = 0xFFD7  # pointer to the 0xFF before the first program line
 
 
 def source_lines():
@@ -151,21 +150,10 @@ class Mishimash:
         self._index_lines()
 
     def _index_lines(self):
-        m = self.m
-        addr = m.peek_word(PROGRAM_START) + 1
-        self.lines = []
-        while m.peek(addr) != 0xFF:
-            number = m.peek(addr) << 8 | m.peek(addr + 1)
-            end = addr + 3 + m.peek(addr + 2)
-            self.lines.append((addr, end, number))
-            addr = end
+        self.lines = kniffel_driver.stored_lines(self.m)
 
     def current_line(self):
-        ptr = self.m.peek_word(LINE_POINTER)
-        for start, end, number in self.lines:
-            if start <= ptr < end:
-                return number
-        return None
+        return kniffel_driver.line_containing(self.lines, self.m.peek_word(LINE_POINTER))
 
     def peek_var(self, letter):
         addr = fixed_address(letter)
