@@ -275,31 +275,25 @@ def dms(a):
 
 # ---------------------------------------------------------------- trigonometry
 
-def _sin_series(x):
-    """sin x for |x| <= pi/4, to the working precision."""
-    term = x
-    total = x
+def _alternating_series(first, x, n):
+    """first - first*x^2/((n+1)(n+2)) + ...: the sine (first = x, n = 1) or cosine (first = 1,
+    n = 0) series for |x| <= pi/4, to the working precision."""
+    term = total = first
     x2 = _HI.multiply(x, x)
-    n = 1
     while True:
         term = _HI.divide(_HI.multiply(-term, x2), (n + 1) * (n + 2))
         n += 2
         if not term or abs(term) < Decimal("1E-34"):
             return total
         total = _HI.add(total, term)
+
+
+def _sin_series(x):
+    return _alternating_series(x, x, 1)
 
 
 def _cos_series(x):
-    term = ONE
-    total = ONE
-    x2 = _HI.multiply(x, x)
-    n = 0
-    while True:
-        term = _HI.divide(_HI.multiply(-term, x2), (n + 1) * (n + 2))
-        n += 2
-        if not term or abs(term) < Decimal("1E-34"):
-            return total
-        total = _HI.add(total, term)
+    return _alternating_series(ONE, x, 0)
 
 
 def _sin_cos(angle, mode):
