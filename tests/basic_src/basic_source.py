@@ -1,6 +1,8 @@
 """Reading the project's BASIC programs as tokenized source: shared by the source tests
 of every game."""
 
+import re
+
 QUOTE, PREFIX, REM_CODE, LINE_REF = 0x22, 0xFE, 0x59, 0x1F
 
 
@@ -28,3 +30,28 @@ def code_parts(body):
             out.append(chr(byte))
             i += 1
     return "".join(out)
+
+
+def long_words(parsed):
+    """(line, words) for every line with a word longer than two letters outside strings
+    and REM: a misspelt keyword is stored as letters, while variable names have one or two."""
+    found = []
+    for line in parsed.lines:
+        words = re.findall(r"[A-Z][A-Z0-9]*", code_parts(line.body))
+        if any(len(word) > 2 for word in words):
+            found.append((line.number, words))
+    return found
+
+
+def fixed_letter_uses(parsed):
+    """(numeric, string): the one-letter names used as numbers and as strings. A-Z, A$-Z$
+    and A(1)-A(26) share storage, so a letter must be one or the other; A(n) is left out
+    (the fixed variables by number, checked per program)."""
+    numeric, string = set(), set()
+    for line in parsed.lines:
+        for name, dollar, paren in re.findall(r"(?<![A-Z0-9])([A-Z][A-Z0-9]?)(\$?)(\(?)",
+                                              code_parts(line.body)):
+            if len(name) == 2 or (name == "A" and paren and not dollar):
+                continue
+            (string if dollar else numeric).add(name)
+    return numeric, string

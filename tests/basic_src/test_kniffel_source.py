@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from basic_source import code_parts
+from basic_source import fixed_letter_uses, long_words
 
 tokenizer = pytest.importorskip("pc1360.tokenizer")
 program = pytest.importorskip("pc1360.program")
@@ -43,24 +43,11 @@ def test_started_with_def_k(parsed):
 
 
 def test_no_unknown_words(parsed):
-    # A misspelt keyword would be stored as letters: outside strings and REM only variable
-    # names (one letter, or a letter and a letter or digit) may remain.
-    for line in parsed.lines:
-        words = re.findall(r"[A-Z][A-Z0-9]*", code_parts(line.body))
-        assert all(len(word) <= 2 for word in words), (line.number, words)
+    assert long_words(parsed) == []
 
 
 def test_fixed_letters_are_either_numbers_or_strings(parsed):
-    # A-Z, A$-Z$ and A(1)-A(26) share storage: a letter may not be used both ways.
-    numeric, string = set(), set()
-    for line in parsed.lines:
-        code = code_parts(line.body)
-        for name, dollar, paren in re.findall(r"(?<![A-Z0-9])([A-Z][A-Z0-9]?)(\$?)(\(?)", code):
-            if len(name) == 2:
-                continue
-            if name == "A" and paren and not dollar:
-                continue  # A(n): fixed variables by number, checked by hand (A-E, F-K)
-            (string if dollar else numeric).add(name)
+    numeric, string = fixed_letter_uses(parsed)
     assert numeric & string == set()
 
 

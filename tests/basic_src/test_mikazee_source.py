@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from basic_source import code_parts, LINE_REF
+from basic_source import fixed_letter_uses, long_words, LINE_REF
 
 import mikazee_model as mm
 
@@ -46,23 +46,13 @@ def test_started_with_def_m(parsed):
 
 
 def test_no_unknown_words(parsed):
-    for line in parsed.lines:
-        words = re.findall(r"[A-Z][A-Z0-9]*", code_parts(line.body))
-        assert all(len(word) <= 2 for word in words), (line.number, words)
+    assert long_words(parsed) == []
 
 
 def test_fixed_letters_are_either_numbers_or_strings(parsed):
-    numeric, string = set(), set()
-    for line in parsed.lines:
-        for name, dollar, paren in re.findall(r"(?<![A-Z0-9])([A-Z][A-Z0-9]?)(\$?)(\(?)",
-                                              code_parts(line.body)):
-            if len(name) == 2:
-                continue
-            if name == "A" and paren and not dollar:
-                continue  # A(K): the dice A-E by number
-            (string if dollar else numeric).add(name)
+    numeric, string = fixed_letter_uses(parsed)
     assert numeric & string == set()
-    assert string == {"F"}  # the key; every other string is a DIM'd or two-letter one
+    assert string == {"F"}
 
 
 def test_every_goto_target_exists(parsed):

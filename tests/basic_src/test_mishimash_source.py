@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from basic_source import code_parts
+from basic_source import code_parts, fixed_letter_uses, long_words
 
 tokenizer = pytest.importorskip("pc1360.tokenizer")
 program = pytest.importorskip("pc1360.program")
@@ -63,21 +63,11 @@ def test_jumps_go_to_existing_code_lines():
 
 
 def test_no_unknown_words(parsed):
-    for line in parsed.lines:
-        words = re.findall(r"[A-Z][A-Z0-9]*", code_parts(line.body))
-        assert all(len(word) <= 2 for word in words), (line.number, words)
+    assert long_words(parsed) == []
 
 
 def test_fixed_letters_are_either_numbers_or_strings(parsed):
-    numeric, string = set(), set()
-    for line in parsed.lines:
-        code = code_parts(line.body)
-        for name, dollar, paren in re.findall(r"(?<![A-Z0-9])([A-Z][A-Z0-9]?)(\$?)(\(?)", code):
-            if len(name) == 2:
-                continue
-            if name == "A" and paren and not dollar:
-                continue  # A(n): the fixed variables by number (A-F, M-X)
-            (string if dollar else numeric).add(name)
+    numeric, string = fixed_letter_uses(parsed)
     assert numeric & string == set()
     assert string == {"Y"}
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from basic_source import code_parts, PREFIX, REM_CODE
+from basic_source import fixed_letter_uses, long_words, PREFIX, REM_CODE
 
 tokenizer = pytest.importorskip("pc1360.tokenizer")
 program = pytest.importorskip("pc1360.program")
@@ -58,22 +58,11 @@ def test_started_with_def_j_and_label_y(parsed):
 
 
 def test_no_unknown_words(parsed):
-    for line in parsed.lines:
-        words = re.findall(r"[A-Z][A-Z0-9]*", code_parts(line.body))
-        assert all(len(word) <= 2 for word in words), (line.number, words)
+    assert long_words(parsed) == []
 
 
 def test_fixed_letters_are_either_numbers_or_strings(parsed):
-    # A-Z, A$-Z$ and A(1)-A(26) share storage: a letter may not be used both ways.
-    numeric, string = set(), set()
-    for line in parsed.lines:
-        code = code_parts(line.body)
-        for name, dollar, paren in re.findall(r"(?<![A-Z0-9])([A-Z][A-Z0-9]?)(\$?)(\(?)", code):
-            if len(name) == 2:
-                continue
-            if name == "A" and paren and not dollar:
-                continue  # A(n): the dice A-E (A(1)-A(5)) and the flags F-K (A(6)-A(11))
-            (string if dollar else numeric).add(name)
+    numeric, string = fixed_letter_uses(parsed)
     assert numeric & string == set()
     assert string == {"S", "Y"}
 
