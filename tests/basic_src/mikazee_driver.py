@@ -23,7 +23,6 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from emulator.machine import PC1360
 from pc1360.tokenizer import tokenize
 
 import kniffel_driver as kd  # generic helpers only (boot, the stored lines)

@@ -12,6 +12,7 @@ program's editor or poked into their card records.
 import pytest
 
 import mikazee_model as mm
+from emulator.machine import PC1360
 
 md = pytest.importorskip("mikazee_driver", exc_type=ImportError)
 
@@ -427,7 +428,7 @@ def test_top_ten_survives_kniffel_clear_and_power_off(g, request):
     card, state = m.card_data(), m.power_state()
     engine = m.engine.name
     rom_dir = request.getfixturevalue("rom_dir") if engine == "firmware" else None
-    other = md.PC1360(engine=engine, rom_dir=rom_dir, card_kb=32, card_data=card)
+    other = PC1360(engine=engine, rom_dir=rom_dir, card_kb=32, card_data=card)
     other.resume(state)
     again = md.Mikazee(other)
     again.lines = g.lines
