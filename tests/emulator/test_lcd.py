@@ -20,7 +20,7 @@ def test_pixel_position_follows_block_line_and_bit():
     assert lit == {(16, 35), (23, 35)}
 
 
-@pytest.mark.parametrize("line, offset", enumerate(lcd.LINE_OFFSETS))
+@pytest.mark.parametrize("line, offset", list(enumerate(lcd.LINE_OFFSETS)))
 def test_each_text_line_has_its_offset(line, offset):
     mem = blank_mem()
     mem[0x3000 + offset + 29] = 0x01

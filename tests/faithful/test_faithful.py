@@ -35,11 +35,9 @@ FIRMWARE_SAMPLE = 8      # cases re-run on the firmware by default, spread over 
 
 
 def _params(names):
-    for name in names:
-        marks = []
-        if name in KNOWN:
-            marks.append(pytest.mark.xfail(reason=KNOWN[name], strict=True))
-        yield pytest.param(name, marks=marks, id=name)
+    """The cases as parameters, a known failure marked as a strict xfail."""
+    return [pytest.param(name, id=name, marks=[pytest.mark.xfail(reason=KNOWN[name], strict=True)]
+                         if name in KNOWN else []) for name in names]
 
 
 def corpus_sample():
