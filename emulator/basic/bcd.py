@@ -247,30 +247,30 @@ def exp(a):
     return _HI.exp(a)
 
 
-@_guard
-def deg(a):
-    """DEG: degrees.minutes seconds (dd.mmss) to decimal degrees."""
+def _regroup(a, base_in, base_out):
+    """Read a's fraction as two digit groups of `base_in` (minutes, then seconds) and write
+    them back as fractions of `base_out`: DEG (100 -> 60) and DMS (60 -> 100) share this."""
     sign = -1 if a < 0 else 1
     a = abs(a)
     whole = a.to_integral_value(rounding=ROUND_FLOOR)
-    minutes_x = _HI.multiply(a - whole, 100)
+    minutes_x = _HI.multiply(a - whole, base_in)
     minutes = minutes_x.to_integral_value(rounding=ROUND_FLOOR)
-    seconds = _HI.multiply(minutes_x - minutes, 100)
-    total = _HI.add(_HI.add(whole, _HI.divide(minutes, 60)), _HI.divide(seconds, 3600))
+    seconds = _HI.multiply(minutes_x - minutes, base_in)
+    total = _HI.add(_HI.add(whole, _HI.divide(minutes, base_out)),
+                    _HI.divide(seconds, base_out * base_out))
     return total * sign
+
+
+@_guard
+def deg(a):
+    """DEG: degrees.minutes seconds (dd.mmss) to decimal degrees."""
+    return _regroup(a, 100, 60)
 
 
 @_guard
 def dms(a):
     """DMS: decimal degrees to degrees.minutes seconds (dd.mmss)."""
-    sign = -1 if a < 0 else 1
-    a = abs(a)
-    whole = a.to_integral_value(rounding=ROUND_FLOOR)
-    minutes_x = _HI.multiply(a - whole, 60)
-    minutes = minutes_x.to_integral_value(rounding=ROUND_FLOOR)
-    seconds = _HI.multiply(minutes_x - minutes, 60)
-    total = _HI.add(_HI.add(whole, _HI.divide(minutes, 100)), _HI.divide(seconds, 10000))
-    return total * sign
+    return _regroup(a, 60, 100)
 
 
 # ---------------------------------------------------------------- trigonometry

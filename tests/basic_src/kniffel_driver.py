@@ -79,6 +79,30 @@ def line_containing(lines, address):
     return None
 
 
+def run_until(driver, predicate, timeout, what, step=STEP):
+    """Run `driver`'s machine in `step` slices until predicate() holds; DriverError (with the
+    line being executed and the screen) after `timeout` emulated seconds."""
+    m = driver.m
+    deadline = m.emulated_seconds + timeout
+    while not predicate():
+        if m.emulated_seconds > deadline:
+            raise DriverError(f"timeout ({timeout} s) waiting for {what}; line "
+                              f"{driver.current_line()}; screen {driver.screen()}")
+        m.run_for(step)
+
+
+def type_players(driver, names, player_word, name_prompt):
+    """Answer the player-count prompt and then each player's name prompt (`player_word n`
+    on row 0, `name_prompt` on row 1), checking every prompt."""
+    driver.type_input(str(len(names)))
+    for number, name in enumerate(names, start=1):
+        driver.m.key_wait_ready()
+        rows = driver.screen()
+        if rows[0].strip() != f"{player_word} {number}" or not rows[1].startswith(name_prompt):
+            raise DriverError(f"no name prompt for player {number}: {rows}")
+        driver.type_input(name)
+
+
 class DriverError(AssertionError):
     pass
 
@@ -184,13 +208,7 @@ class Kniffel:
 
     # -- time and keys -------------------------------------------------------------------
     def run_until(self, predicate, timeout, what):
-        m = self.m
-        deadline = m.emulated_seconds + timeout
-        while not predicate():
-            if m.emulated_seconds > deadline:
-                raise DriverError(f"timeout ({timeout} s) waiting for {what}; line "
-                                  f"{self.current_line()}; screen {self.screen()}")
-            m.run_for(STEP)
+        run_until(self, predicate, timeout, what)
 
     def check_error(self):
         rows = self.screen()
@@ -255,13 +273,7 @@ class Kniffel:
         if seed is not None:
             for offset, value in enumerate(seed):
                 m.poke(RANDOM_SEED + offset, value)
-        self.type_input(str(len(names)))
-        for number, name in enumerate(names, start=1):
-            m.key_wait_ready()
-            rows = self.screen()
-            if rows[0].strip() != f"SPIELER {number}" or not rows[1].startswith("NAME?"):
-                raise DriverError(f"no name prompt for player {number}: {rows}")
-            self.type_input(name)
+        type_players(self, names, "SPIELER", "NAME?")
         self.wait_ready()
 
     def free_memory(self):

@@ -154,13 +154,7 @@ class Mikazee:
 
     # -- time and keys -------------------------------------------------------------------
     def run_until(self, predicate, timeout, what):
-        m = self.m
-        deadline = m.emulated_seconds + timeout
-        while not predicate():
-            if m.emulated_seconds > deadline:
-                raise DriverError(f"timeout ({timeout} s) waiting for {what}; line "
-                                  f"{self.current_line()}; screen {self.screen()}")
-            m.run_for(STEP)
+        kd.run_until(self, predicate, timeout, what, STEP)
 
     def _errored(self):
         return any("ERROR" in row for row in self.screen())

@@ -247,13 +247,7 @@ class Mishimash:
         m.key_wait_ready()
         if not self.screen()[0].startswith("AANTAL SPELERS?"):
             raise DriverError(f"no player-count prompt: {self.screen()}")
-        self.type_input(str(len(names)))
-        for number, name in enumerate(names, start=1):
-            m.key_wait_ready()
-            rows = self.screen()
-            if rows[0].strip() != f"SPELER {number}" or not rows[1].startswith("NAAM?"):
-                raise DriverError(f"no name prompt for player {number}: {rows}")
-            self.type_input(name)
+        kniffel_driver.type_players(self, names, "SPELER", "NAAM?")
         m.key_wait_ready()
         if not self.screen()[0].startswith("DOEL (1000)?"):
             raise DriverError(f"no target prompt: {self.screen()}")

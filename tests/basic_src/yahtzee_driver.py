@@ -180,13 +180,7 @@ class Yahtzee(kd.Kniffel):
         m.key_wait_ready()
         if not self.screen()[0].startswith("AANTAL SPELERS?"):
             raise DriverError(f"no player-count prompt: {self.screen()}")
-        self.type_input(str(len(names)))
-        for number, name in enumerate(names, start=1):
-            m.key_wait_ready()
-            rows = self.screen()
-            if rows[0].strip() != f"SPELER {number}" or not rows[1].startswith("NAAM?"):
-                raise DriverError(f"no name prompt for player {number}: {rows}")
-            self.type_input(name)
+        kd.type_players(self, names, "SPELER", "NAAM?")
         self.wait_ready()
 
     def poke_int(self, letter, value):
