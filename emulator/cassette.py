@@ -82,9 +82,14 @@ def tape_edges(path):
 
 
 def record_edges(record):
-    """Xin level changes for a tape record (pc1360.tape.encode_tap), by way of the WAV
-    signal the pc1360 package writes for it."""
-    return signal_edges(tapesound.encode_samples(record, PLAY_RATE), PLAY_RATE)
+    """Xin level changes for a tape record (pc1360.tape.encode_tap or encode_data), by way
+    of the WAV signal the pc1360 package writes for it; a data file with the firmware's
+    pauses and lead-ins between its items (PRINT#'s framing, which INPUT# needs)."""
+    if record[:1] == bytes((tape.DATA_TYPE,)):
+        samples = tapesound.frame_samples(record, tape.firmware_stops(record), PLAY_RATE)
+    else:
+        samples = tapesound.encode_samples(record, PLAY_RATE)
+    return signal_edges(samples, PLAY_RATE)
 
 
 class Recording:
@@ -203,6 +208,24 @@ class Cassette:
             cursor += 1
         self._cursor = cursor
         return self._edges[cursor - 1][1] if cursor else 0
+
+    @property
+    def tape(self):
+        """The tape in the recorder as Xin changes (None without one); a new object at
+        each insert."""
+        return self._edges
+
+    def play(self):
+        """For a reader without a CPU (the built-in engine): start the tape now if it has
+        not started, as the first Xin read does, and return the Xin changes still to come
+        as [(machine cycle, level)] ([] without a tape)."""
+        if self._edges is None:
+            return []
+        now = self.machine.now()
+        if self._start is None:
+            self._start = now
+        first = bisect.bisect_right(self._times, now - self._start)
+        return [(self._start + cycle, level) for cycle, level in self._edges[first:]]
 
     # -- recording -----------------------------------------------------------------------
     def record(self):

@@ -95,10 +95,16 @@ def _bit_samples(bits, rate):
 def decode_samples(samples, rate):
     """The tape record bytes found in a sequence of samples (numbers, any offset and
     scale). Returns b"" when no record is found."""
-    crossings = _without_glitches(_crossings(samples), rate)
-    bits = _bits(crossings, rate)
-    nibbles = _nibbles(bits)
-    return bytes(hi << 4 | lo for hi, lo in zip(nibbles[::2], nibbles[1::2]))
+    return bytes(byte for byte, _end in decode_crossings(_crossings(samples), rate))
+
+
+def decode_crossings(crossings, rate):
+    """[(byte, position)] of the tape record carried by a signal given as the positions
+    (in samples at `rate`, or CPU cycles with rate=256000) where it crosses its middle;
+    a byte's position is where its last data bit ends."""
+    timed = _bits(_without_glitches(crossings, rate), rate)
+    nibbles = _nibbles(timed)
+    return [(hi << 4 | lo, end) for (hi, _), (lo, end) in zip(nibbles[::2], nibbles[1::2])]
 
 
 def _crossings(samples):
@@ -168,49 +174,79 @@ def _without_glitches(crossings, rate):
 def _bits(crossings, rate):
     """Half-cycles of 4 kHz (about 125 us) and 2 kHz (250 us), counted in runs: 16 short
     halves make a 1 bit, 8 long ones a 0 bit. A pause longer than a 2 kHz cycle ends a run
-    and is marked None."""
+    and is marked None. Each bit comes with the position where it ends."""
     short_limit = rate * 0.5 * (1 / 8000 + 1 / 4000)  # halfway between the two halves
     gap_limit = rate * 2 / 4000
     bits = []
-    kind, count = None, 0
+    kind, count, start = None, 0, None
     for left, right in zip(crossings, crossings[1:]):
         half = right - left
         this = 1 if half < short_limit else 0 if half < gap_limit else None
         if this != kind:
-            bits.extend(_run(kind, count))
-            kind, count = this, 0
+            bits.extend(_run(kind, count, start, left))
+            kind, count, start = this, 0, left
         count += 1
-    bits.extend(_run(kind, count))
+    if crossings:
+        bits.extend(_run(kind, count, start, crossings[-1]))
     return bits
 
 
-def _run(kind, count):
+def _run(kind, count, start, end):
+    """(bit, position where it ends) for a run of `count` halves from start to end."""
     if kind is None:
-        return [None] if count else []
-    return [kind] * round(count / (16 if kind else 8))
+        return [(None, end)] if count else []
+    number = round(count / (16 if kind else 8))
+    return [(kind, start + (end - start) * (k + 1) / number) for k in range(number)]
 
 
 def _nibbles(bits):
     """Data nibbles after a lead-in (at least 16 ones in a row): each 0 outside a nibble
     is a start bit and the 4 bits after it are the nibble, least significant first. After
     a pause the signal must lead in again (the machine pauses between the header and the
-    program); whatever follows the record is left for the record decoder to ignore."""
+    program); whatever follows the record is left for the record decoder to ignore.
+    Bits and nibbles are (value, position where it ends)."""
     nibbles = []
     ones = 0
     synced = False
     i = 0
     while i < len(bits):
-        bit = bits[i]
+        bit = bits[i][0]
         if bit is None:
             synced, ones = False, 0
         elif bit == 1:
             ones += 1
             synced = synced or ones >= 16
-        elif synced and i + 4 < len(bits) and None not in bits[i + 1:i + 5]:
-            nibbles.append(sum(bits[i + 1 + k] << k for k in range(4)))
+        elif synced and i + 4 < len(bits) and all(b is not None for b, _ in bits[i + 1:i + 5]):
+            nibbles.append((sum(bits[i + 1 + k][0] << k for k in range(4)), bits[i + 4][1]))
             i += 5
             continue
         else:
             ones = 0
         i += 1
     return nibbles
+
+
+# The firmware's lead-in before CSAVE's and PRINT#'s header: 4001 bits (8 s).
+FIRMWARE_LEAD_IN = 4001
+
+
+def frame_bits(record, stops, lead_in_bits=FIRMWARE_LEAD_IN):
+    """The bits (0/1) that carry `record` with the given stop bits per byte
+    ([(after the high nibble, after the low nibble)], as pc1360.tape.firmware_stops):
+    the lead-in, then for each nibble a 0 start bit, 4 data bits (least significant
+    first) and its stop bits."""
+    bits = [1] * lead_in_bits
+    for byte, pair in zip(record, stops):
+        for nibble, stop in zip((byte >> 4, byte & 0x0F), pair):
+            bits.append(0)
+            bits.extend((nibble >> shift) & 1 for shift in range(4))
+            bits.extend([1] * stop)
+    return bits
+
+
+def frame_samples(record, stops, rate=DEFAULT_RATE, lead_in_bits=LEAD_IN_BITS):
+    """Unsigned 8-bit mono samples of frame_bits(record, stops, lead_in_bits), with the
+    silence encode_samples puts around a record. A data file needs the firmware's
+    framing: INPUT# expects a lead-in before each item after the first."""
+    silence = bytes([128]) * int(rate * _SILENCE_SECONDS)
+    return silence + _bit_samples(frame_bits(record, stops, lead_in_bits), rate) + silence

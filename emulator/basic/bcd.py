@@ -87,6 +87,10 @@ def _guard(func):
 _ENCODED = {}
 _DECODED = {}
 _CACHE_LIMIT = 8192
+# Stored bytes (the first 7) of whole numbers below 1E10 -> the int: the compiled
+# counters (compiler.py) add to these without Decimals (int_bytes).
+INTS = {bytes(7): 0}
+INT_LIMIT = 10 ** DIGITS
 
 
 def stored(value):
@@ -105,14 +109,69 @@ def to_bytes(value):
     return data
 
 
+# Hex of bytes 0-1 (exponent digits and sign nibble) by exponent + 99 and sign, and
+# the exponent suffix of a decoded value's text, for _to_bytes.
+_HEADS = [(f"{e % 1000:03d}0", f"{e % 1000:03d}8") for e in range(-MAX_EXP, MAX_EXP + 1)]
+_SCALES = [f"E{e - DIGITS + 1}" for e in range(-MAX_EXP, MAX_EXP + 1)]
+_PADS = ["0" * (DIGITS - 1 - e) + "00" for e in range(DIGITS)]  # digits -> 10 + byte 7
+
+
 def _to_bytes(value):
     value = stored(value)
     if not value:
         return bytes(8)
-    sign, digits, _ = value.as_tuple()
-    mantissa = "".join(map(str, digits)).rstrip("0").ljust(DIGITS, "0")[:DIGITS]
-    exp = value.adjusted() % 1000
-    return bytes.fromhex(f"{exp:03d}{8 if sign else 0}{mantissa}00")
+    exp = value.adjusted()      # -99 ... 99 after stored()
+    # a stored value has at most 10 significant digits, so this shows all of them
+    # unrounded: `[-]d.ddddddddde[+-]x`
+    text = format(value, ".9e")
+    if text[0] == "-":
+        sign, mantissa = "-", text[1] + text[3:12]
+    else:
+        sign, mantissa = "", text[0] + text[2:11]
+    data = bytes.fromhex(_HEADS[exp + MAX_EXP][1 if sign else 0] + mantissa + "00")
+    # the variable is usually read back soon: its decoded value goes in the cache now
+    # (what _from_bytes makes of these bytes: the 10 digits at exponent exp - 9)
+    if len(_DECODED) > _CACHE_LIMIT:
+        _DECODED.clear()
+    key = data[:7]
+    _DECODED[key] = Decimal(sign + mantissa + _SCALES[exp + MAX_EXP])
+    if 0 <= exp < DIGITS and len(mantissa.rstrip("0")) <= exp + 1:
+        _remember_int(key, int(sign + mantissa[:exp + 1]))
+    return data
+
+
+def _remember_int(key, number):
+    if len(INTS) > _CACHE_LIMIT:
+        INTS.clear()
+        INTS[bytes(7)] = 0
+    INTS[key] = number
+
+
+def int_bytes(number):
+    """to_bytes(Decimal(number)) for an int with |number| < 1E10, without Decimals
+    (its 10 digits are the int's digits)."""
+    if not number:
+        return bytes(8)
+    digits = str(number)
+    sign = 0
+    if number < 0:
+        digits, sign = digits[1:], 1
+    exp = len(digits) - 1
+    data = bytes.fromhex(_HEADS[exp + MAX_EXP][sign] + digits + _PADS[exp])
+    _remember_int(data[:7], number)
+    return data
+
+
+def _int_decoded(number):
+    """What _from_bytes gives for int_bytes(number)."""
+    if not number:
+        return ZERO
+    digits = str(number)
+    sign = ""
+    if number < 0:
+        digits, sign = digits[1:], "-"
+    exp = len(digits) - 1
+    return Decimal(sign + digits + "0" * (DIGITS - 1 - exp) + _SCALES[exp + MAX_EXP])
 
 
 def from_bytes(data):
@@ -124,7 +183,8 @@ def from_bytes(data):
     data = bytes(data[:7])
     value = _DECODED.get(data)
     if value is None:
-        value = _from_bytes(data)
+        number = INTS.get(data)
+        value = _from_bytes(data) if number is None else _int_decoded(number)
         if len(_DECODED) > _CACHE_LIMIT:
             _DECODED.clear()
         _DECODED[data] = value
@@ -144,8 +204,12 @@ def _from_bytes(data):
         mantissa = 0
         for nibble in nibbles[4:14]:
             mantissa = mantissa * 10 + int(nibble, 16)
+    return _decoded(mantissa, exp, int(nibbles[3], 16) & 8)
+
+
+def _decoded(mantissa, exp, negative):
     value = Decimal(mantissa).scaleb(exp - DIGITS + 1)
-    if int(nibbles[3], 16) & 8:
+    if negative:
         value = -value
     try:
         return fit(value)
@@ -155,6 +219,12 @@ def _from_bytes(data):
 
 # ---------------------------------------------------------------- arithmetic
 
+# _HI rounding half-up, for add's quantize; quanta 1E-999 ... 1E999 by exponent + 999
+_HI_UP = Context(prec=_HI.prec, rounding=ROUND_HALF_UP, Emax=_HI.Emax, Emin=_HI.Emin,
+                 traps=_TRAPS)
+_QUANTA = [Decimal(1).scaleb(e) for e in range(-999, 1000)]
+
+
 def add(a, b):
     """a + b with 12 digits at the larger operand's exponent: 1/3+1/3+1/3-1 is 0
     (not -1E-12), as on the firmware engine."""
@@ -162,10 +232,19 @@ def add(a, b):
         return fit(a + b)
     try:
         total = _HI.add(a, b)
-        quantum = Decimal(1).scaleb(max(a.adjusted(), b.adjusted()) - GUARD + 1)
-        return fit(total.quantize(quantum, rounding=ROUND_HALF_UP, context=_HI))
+        exp_a, exp_b = a.adjusted(), b.adjusted()
+        exp = (exp_a if exp_a > exp_b else exp_b) - GUARD + 1
+        quantum = _QUANTA[exp + 999] if -999 <= exp <= 999 else Decimal(1).scaleb(exp)
+        value = _WORK.plus(_HI_UP.quantize(total, quantum))
     except ArithmeticError:
         raise BasicError(CALC) from None
+    # fit(), inline: this is the hottest arithmetic
+    if not value:
+        return ZERO
+    exp = value.adjusted()
+    if exp > MAX_EXP:
+        raise BasicError(CALC)
+    return value if exp >= -MAX_EXP else ZERO
 
 
 def sub(a, b):

@@ -11,8 +11,16 @@
   RIGHT with the cursor on its first character (on the row the line was typed on;
   the rows below are cleared);
 - in PRO mode, after a listing (UP/DOWN), RIGHT or LEFT edits the top line: `10:A=1`
-  becomes `10 A=1` with the block on the first character after the number.
+  becomes `10 A=1` with the block on the first character after the number;
+- a listed line being edited, and a line LEFT/RIGHT bring back in RUN mode, hold their
+  keywords as units (as the firmware keeps them tokenized): the cursor steps over
+  `PRINT ` at once, DEL removes it, a typed character replaces it. The display is
+  drawn again from the units after every key: a keyword has a blank after it and,
+  unless it starts the line's body, one before it; in PRO mode a blank follows the
+  line number unless the body starts with one, and the line wraps as LIST shows it.
 """
+
+from bisect import bisect_left
 
 from pc1360.listing import list_line
 from pc1360.program import Line
@@ -20,7 +28,8 @@ from pc1360.program import Line
 from .enter import PRO_MODE, RUN_MODE, ends_with_keyword
 from .errors import BasicError
 from .interp import INPUT_BUFFER
-from .screen import COLS, ROWS
+from .listview import last_element, render_units, units_of, wrap_spans
+from .screen import COLS, NUL, ROWS, TEXT_BUFFER
 from .typed import from_text
 
 MAX_CHARS = 79              # the firmware keeps the cursor on the 79th character
@@ -33,6 +42,10 @@ CONTINUING = frozenset(b"+-*/^")    # typed first after a result, they continue 
 
 class EditorMixin:
     """The editing part of BuiltinEngine (needs line, cur, screen, input_row, clock)."""
+
+    units = None        # the line as units (units_of) while it is edited so
+    numbered = False    # the units start with a line number (PRO mode)
+    units_text = b""    # what they showed: a line changed elsewhere drops them
 
     # ------------------------------------------------------------ keys
 
@@ -49,9 +62,13 @@ class EditorMixin:
             self._show_mode()
             return
         if self.mode == PRO_MODE and key in ("UP", "DOWN") and self.edit_addr is not None:
-            # leaving a listed line being edited: the listing from the line before/after
+            # leaving a listed line being edited: the listing from the line before/after,
+            # or from the line itself at the program's start/end (firmware engine)
             self.list_addr, self.edit_addr = self.edit_addr, None
             self.line.clear()
+            if not self._list_step(-1 if key == "UP" else 1):
+                self._show_listing(self.list_addr)
+            return
         if self.list_addr is not None and key in ("UP", "DOWN"):
             self._list_step(-1 if key == "UP" else 1)
             return
@@ -87,27 +104,85 @@ class EditorMixin:
             for char in self.answer:            # typed as if by hand, CLS or not
                 self._edit(None, char)
             self.list_addr = self.last_result = None
-            self._show_typing()
+            self._show_typing(full=True)
             return
         if code is not None and not self.line and self.input_row is None:
             if self.last_result is not None and code in CONTINUING:
                 self._set_line(self.last_result)
+                # the firmware engine blanks the result's row in the text buffer
+                # (spaces), though the display goes on showing it
+                base = TEXT_BUFFER + self.screen.row * COLS
+                self.mem[base:base + COLS] = b" " * COLS
         self.list_addr = None
         if self._edit(key, code):
             self.last_result = None
-            self._show_typing()
+            self._show_typing(full=code is None and key in ("DEL", "INS"))
+        elif self._cursor() < len(self.line):
+            self._show_typing()         # a key that changes nothing: the block goes on blinking
 
     # ------------------------------------------------------------ the buffer
 
-    def _set_line(self, data, cur=None):
+    def _set_line(self, data, cur=None, units=None, numbered=False):
+        """The line to edit: `data`, or `units` (units_of) drawn as render_units does;
+        the cursor at display offset `cur` (on the unit there or after it), else at
+        the end."""
+        self.units = None
+        if units is not None:
+            self.units, self.numbered = list(units), numbered
+            data, starts = render_units(self.units, numbered)
+            self.units_text = data
+            if cur is not None:
+                index = bisect_left(starts, cur)
+                cur = starts[index] if index < len(starts) else len(data)
         self.line[:] = data
         self.cur = len(self.line) if cur is None else cur
 
+    def _live_units(self):
+        """The units of the line, if it is still the line they showed."""
+        if self.units is not None and self.units_text != self.line:
+            self.units = None
+        return self.units
+
     def _cursor(self):
+        if self._live_units() is not None:
+            return min(self.cur, len(self.line))
         return min(self.cur, len(self.line), MAX_CHARS - 1)
+
+    def _edit_units(self, key, code):
+        """_edit for a line of units: each key acts on a whole unit."""
+        units = self.units
+        text, starts = render_units(units, self.numbered)
+        index = bisect_left(starts, min(self.cur, len(text)))
+        if code is not None:
+            if index < len(units):
+                units[index] = code
+            elif len(text) < MAX_CHARS:
+                units.append(code)
+            else:
+                return False
+            index += 1
+        elif key in ("DEL", "INS", "RIGHT") and index >= len(units):
+            return False
+        elif key == "DEL":
+            del units[index]
+        elif key == "INS":
+            units.insert(index, HOLE)
+        elif key == "LEFT" and index:
+            index -= 1
+        elif key == "RIGHT":
+            index += 1
+        else:
+            return False
+        text, starts = render_units(units, self.numbered)
+        self.line[:] = self.units_text = text
+        self.cur = starts[index] if index < len(starts) else len(text)
+        self.blink_start = self.clock
+        return True
 
     def _edit(self, key, code):
         """Shared line editing; True if the line or its cursor changed."""
+        if self._live_units() is not None:
+            return self._edit_units(key, code)
         line = self.line
         cur = min(self.cur, len(line))
         if code is not None:
@@ -145,24 +220,77 @@ class EditorMixin:
         return bytes(self.line).replace(bytes([HOLE]), b"")
 
     def _typing_text(self):
-        """The line as shown: with `_` after it when the cursor is at its end."""
-        text = bytes(self.line)
-        if self._cursor() >= len(self.line):
-            text += bytes([CURSOR])
-        return text
+        """The line as the text buffer holds it: a NUL after it, where `_` shows
+        when the cursor is at the end (the firmware does not store the cursor)."""
+        return bytes(self.line) + bytes([NUL])
 
-    def _show_typing(self):
-        """The line being typed, from its row, with its cursor."""
+    def _end_cursor(self, row, col):
+        """`_` over the NUL after the line, in cell (row, col), if the cursor is there."""
+        if self._cursor() >= len(self.line) and 0 <= row < ROWS:
+            self.screen.put(row, col, NUL, CURSOR)
+
+    def _drop_cursor(self):
+        """The typed line stays as it is, without its cursor (DEF + letter); output
+        goes on below it."""
+        self._cursor_off()
+        row, col = divmod(self.input_row * COLS + len(self.line), COLS)
+        if row < ROWS:
+            self.screen.put(row, col, NUL)
+
+    def _show_typing(self, full=False):
+        """The line being typed, from its row, with its cursor. As the firmware engine
+        keeps the text buffer: a typed key rewrites the line over what its first row
+        holds, and a row the line goes on to is NUL-filled; with `full` (DEL, INS, a
+        line brought back) every row from the line's first to the bottom (to its
+        last when it is a listed line being edited) gets NULs after the text. A line
+        of units is drawn afresh at every key (it can get shorter)."""
         screen = self.screen
         if self.input_row is None:
             screen.next_line()
             self.input_row = screen.row
-        self.input_row = self._show_rows(self.input_row, self._typing_text())
+        data = self._typing_text()
+        chunks, place = self._typing_layout(data)
+        full = full or self._live_units() is not None
+        row = self.input_row
+        while row + len(chunks) > ROWS and row > 0:
+            screen.scroll()
+            row -= 1
+        self.input_row = row
+        for index, chunk in enumerate(chunks[-ROWS:]):
+            if full or index:
+                screen.clear_row(row, fill=NUL)
+            screen.write(row, 0, chunk)
+            row += 1
+        if full and self.edit_addr is None:     # (a listed line keeps the listing below)
+            for below in range(row, ROWS):
+                screen.clear_row(below, fill=NUL)
+        screen.row = row - 1
+        screen.end_line()
+        self._end_cursor(screen.row, place(len(data) - 1)[1])
         cur = self._cursor()
         if cur < len(self.line):
-            row = self.input_row + cur // COLS
-            if row < ROWS:
-                self._block_on(row, cur % COLS)
+            row, col = place(cur)
+            if self.input_row + row < ROWS:
+                self._block_on(self.input_row + row, col)
+
+    def _typing_layout(self, data):
+        """The rows `data` (the line and its NUL) takes, and a function giving the
+        (row, column) of an offset in it: 24 characters a row, or for a listed line
+        being edited the rows LIST would show (firmware engine)."""
+        if self._live_units() is None or not self.numbered:
+            return ([data[i:i + COLS] for i in range(0, len(data), COLS)],
+                    lambda offset: divmod(offset, COLS))
+        digits = len(data) - len(data.lstrip(b"0123456789"))
+        indent = digits + 1 if digits else 0        # the width of `10:`
+        spans = wrap_spans(data, indent)
+        rows = [(b" " * indent if index else b"") + data[start:stop]
+                for index, (start, stop) in enumerate(spans)]
+
+        def place(offset):
+            for index, (start, stop) in enumerate(spans):
+                if offset < stop or index == len(spans) - 1:
+                    return index, offset - start + (indent if index else 0)
+        return rows, place
 
     def _block_on(self, row, col):
         self.block_at = (row, col)
@@ -175,7 +303,7 @@ class EditorMixin:
         code = BLOCK if on else screen.char_at(row, col)
         saved = screen.char_at(row, col)
         screen.put(row, col, code)
-        screen.mem[0xFD80 + row * COLS + col] = saved     # the buffer keeps the character
+        screen.mem[TEXT_BUFFER + row * COLS + col] = saved     # the buffer keeps the character
 
     def _cursor_off(self):
         """Take the block off the display (before the display changes); returns where
@@ -198,16 +326,16 @@ class EditorMixin:
         its end (LEFT), its start (RIGHT) or `cur`. True if done."""
         if self.recalled is None or self.line or key not in ("LEFT", "RIGHT"):
             return False
-        data, row, scrolls = self.recalled
+        data, row, scrolls, units = self.recalled
         row = max(0, row - (self.screen.scrolls - scrolls))    # where it is now
         if self.input_row is not None:
             row = self.input_row
         for r in range(row, ROWS):
-            self.screen.clear_row(r)
+            self.screen.clear_row(r, fill=NUL)
         self.input_row = row
         if cur is None:
             cur = len(data) if key == "LEFT" else 0
-        self._set_line(data, min(cur, len(data)))
+        self._set_line(data, min(cur, len(data)), units)
         self._show_typing()
         return True
 
@@ -234,24 +362,27 @@ class EditorMixin:
     def _edit_line(self, addr, cur):
         """Line `addr` as it is edited (`10 A=1`) on the top row, the cursor at `cur`;
         the rows below keep the listing."""
-        text = self._listing(addr)
-        number = len(str(self.mem[addr] << 8 | self.mem[addr + 1]))
-        text = text[:number] + b" " + text[number + 1:]
+        number = self.mem[addr] << 8 | self.mem[addr + 1]
+        body = bytes(self.mem[addr + 3:addr + 2 + self.mem[addr + 2]])
         self.input_row = 0
-        self._set_line(text, cur)
-        for r in range(ROWS):
-            if r * COLS < len(text) + 1:
-                self.screen.clear_row(r)
-        self._show_typing()
+        self._set_line(b"", cur, units_of(body, number), numbered=True)
         self.list_addr = None
         self.edit_addr = addr
+        self._show_typing()
 
     def _show_error_line(self):
-        """PRO mode after a program error: UP or DOWN lists from the line in error, which
-        is edited with the cursor where the error was. True if done."""
-        if self.error_at is None:
+        """PRO mode after a program error or stop: UP or DOWN lists from that line, which
+        is edited with the cursor where the error was, or after a stop (STOP, BRK, MODE
+        at a PRINT wait) on the last element read: STOP itself, PRINT's last item, the
+        `1` of C=C+1 (firmware engine). True if done."""
+        stop = self.interp.stopped_at       # (a stop comes after any error still noted)
+        if stop is not None:
+            pos, number, line_addr = stop
+            offset = pos - line_addr - 3
+        elif self.error_at is not None:
+            number, offset = self.error_at
+        else:
             return False
-        number, offset = self.error_at
         program = self.interp.program
         try:
             addr = program.find(number)
@@ -259,6 +390,8 @@ class EditorMixin:
             self.error_at = None
             return False
         body = bytes(self.mem[addr + 3:addr + 2 + self.mem[addr + 2]])
+        if stop is not None:
+            offset = last_element(body, offset)
         head = from_text(list_line(Line(number, body[:max(0, offset)])))
         self._show_listing(addr)
         self._edit_line(addr, len(head))

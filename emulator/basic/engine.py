@@ -2,8 +2,10 @@
 
 It has reset() and run(cycles) and works only through the machine's `mem` (program,
 variables, display RAM, status symbols) and `keyboard.pressed` (read once per run()
-call; a key acts when it goes down). The display behaves as a terminal, as the
-firmware's does (checked by running the firmware engine on the same keys):
+call; as on the firmware engine a key acts KEY_LATENCY after it goes down, and the
+key wait, with its strobes, comes back only once it is up again). The display
+behaves as a terminal, as the firmware's does (checked by running the firmware
+engine on the same keys):
 
 - boot on a blank card: `MEM$ = "C"` / `RAM CARD S1 CLEAR O.K. ?`; Y gives
   `RUN MODE` and the `>` prompt, which the first typed key replaces;
@@ -19,7 +21,9 @@ firmware's does (checked by running the firmware engine on the same keys):
 - RUN mode's UP/DOWN type the last number result (`0.` after boot); after a stop
   (BREAK, or a key at a PRINT wait) DOWN goes on line by line showing each line's
   number as TRON does, UP clears to `>`; a character typed at a PRINT wait stops the
-  program silently and starts a typed line;
+  program silently and starts a typed line, and the wait goes on under the lines
+  typed: ENTER on a blank one lets the program go on; CLS or UP at a PRINT wait
+  clear to `>` and the program still waits;
 - power_state()/resume() keep the engine's own state in the card file (persist.py);
   an 8 or 16 KB card's copies in 0x8000-0xFFFF agree (sync_mirrors).
 """
@@ -27,35 +31,87 @@ firmware's does (checked by running the firmware engine on the same keys):
 import copy
 
 from . import font, output, persist, statements  # noqa: F401  (registers the handlers)
-from .serial_io import SERIAL, SerialMixin  # OPEN/CLOSE/LOAD/SAVE (SIO)
-from .errors import OTHER, BasicError
+from .serial_io import SERIAL, SerialMixin, close_port  # OPEN/CLOSE/LOAD/SAVE/LPRINT (SIO)
+from .tape_io import TAPE, TapeMixin  # CSAVE/CLOAD/MERGE/PRINT#/INPUT# (cassette)
+from ..keyboard import KEY_BY_NAME
+from .errors import LINE, OTHER, BasicError
 from .editor import EditorMixin
-from .enter import PRO_MODE, RUN_MODE, EnterMixin
+from .enter import KEY_LATENCY, PRO_MODE, RUN_MODE, EnterMixin
 from .input import InputMixin
 from .interp import Interpreter
 from .keycodes import CHARS, SHIFTED, inkey_code
 from .listview import ListMixin, wrap_listing
-from .screen import COLS, ROWS, Screen
+from .screen import COLS, NUL, ROWS, SPACE, Screen
 from .sound import TONE_CYCLES, SoundMixin
 from .states import DELAY, ENTER_WAIT, IDLE, INPUT, QUESTION, RUNNING
 from .typed import tokenize_body  # noqa: F401  (tests import it from here)
 
 KEYWAIT_STROBE = 0x3F       # what the firmware writes to 0x3E00 while it waits for keys
+# Measured on the firmware engine: a key pressed in the key-wait loop acts KEY_LATENCY
+# later (ENTER's work starts at 8,500), even when released sooner; the loop runs again
+# only when the work is done and the key is up, 6,000-9,500 cycles after the later of
+# the two (8,000 here). No strobe in between. Of the keys only LEFT and RIGHT repeat
+# while held, as often as the line can be redrawn: every 15,500 cycles plus 530 for
+# each character of the line (21,000 for 10 characters, 26,000 for 20), the first
+# time 137,000 cycles later than that after the key acted.
+KEY_RELEASE_CYCLES = 8_000
+REPEAT_KEYS = ("LEFT", "RIGHT")
+KEY_REPEAT_DELAY = 137_000
+KEY_REPEAT_CYCLES = 15_500
+KEY_REPEAT_PER_CHAR = 530
+# Keys whose work takes the firmware engine longer (cycles more than a typed digit,
+# from press to the next key wait): redrawing the whole display, listing a line.
+KEY_WORK = {"CLS": 31_500, "MODE": 31_500, "DEL": 33_500, "INS": 37_500}
+PRO_LIST_WORK = 48_500          # UP/DOWN in PRO mode
+RUN_UP_DOWN_WORK = 15_500       # UP/DOWN in RUN mode (the last answer, a stop's next line)
+SHOW_LINE_WORK = 86_000         # UP showing a program line: at a PRINT wait, after an error
+PRINT_WAIT_ENTER_WORK = 7_000   # ENTER at a PRINT wait
+BREAK_WORK = 21_500             # BRK stopping a program (press to the end of its work)
+BREAK_SCROLL_WORK = 52_000      # ... when `BREAK IN n` scrolls the display
+BREAK_TAPE_WORK = 52_000        # BRK ending a tape job (CLOAD, MERGE, INPUT #)
+STEP_DOWN_WORK = 16_500         # DOWN at a stop: the next line runs
+# at a TRON stop with the last `line:` on the bottom line: DOWN when the next `line:`
+# comes before any other output (interp.trace_cost), and ENTER before its `>` (14,000
+# when it need not scroll)
+TRACE_DOWN_SCROLL_WORK = 23_000
+TRACE_STOP_WORK = 14_000
+TRACE_STOP_SCROLL_WORK = 39_500
+INPUT_NEXT_WORK = 51_000        # ENTER at INPUT before the next variable's question
+INPUT_ENTER_WORK = 40_500       # ENTER at INPUT before the program goes on
+KEY_WAIT_STATES = (IDLE, QUESTION, ENTER_WAIT, INPUT)
+# The firmware's key-wait loop takes 1547 cycles a round and counts its rounds since
+# power-on in BCD (register X, 0-9999); RANDOM reads that count (firmware engine).
+KEY_LOOP_CYCLES = 1547
+KEY_LOOP_WRAP = 10_000
+
+
+def scan_phase(name):
+    """Cycles after the key-wait loop's strobe at which it reads the matrix line of
+    key `name` (firmware engine): the IA lines first, from 270 on, 78.5 cycles apart,
+    then K lines 1-7 from 812 on, 81 apart. A key pressed later in the round is read
+    in the next one, after the round's count."""
+    key = KEY_BY_NAME.get(name)
+    if key is None or not key.line:
+        return KEY_LOOP_CYCLES
+    if key.line == "IA":
+        return 270 + key.row * 157 // 2
+    return 812 + 81 * (key.row - 1)
 STROBE_ADDR = 0x3E00
 
 # state() keeps these attributes of the engine, the interpreter and the screen.
 ENGINE_STATE = ("state", "mode", "line", "input_row", "last_result", "last_shown", "shift",
                 "sml", "def_key", "prev_keys", "delay_left", "entering", "tones", "wait_key",
-                "error_lock", "input_items", "input_prompt", "input_keep", "input_col", "clock",
+                "error_lock", "input_items", "input_prompt", "input_keep", "input_col", "input_top", "input_len", "key_waits", "clock",
                 "list_addr", "cur", "block_at", "blink_start", "recalled", "edit_addr", "error_at", "answer",
-                "error_cur", "end_prompt", "cleared")
+                "error_cur", "end_prompt", "cleared", "key_queue", "key_busy", "key_settle", "wait_stop")
 INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_pos",
                 "running", "pending", "jumped", "stopped_at", "angle", "wait", "using",
-                "cursor", "gcursor", "line_end", "trace", "aread", "resume_input", "stepping", "skip_trace")
+                "cursor", "gcursor", "line_end", "trace", "aread", "resume_input", "stepping", "skip_trace", "trace_extra")
 SCREEN_STATE = ("row", "col", "done")
 
 
-class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, SerialMixin):
+class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, SerialMixin,
+                    TapeMixin):
     name = "builtin"
 
     def __init__(self, machine):
@@ -77,6 +133,9 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
         CLEAR question. Memory is kept."""
         self.state = IDLE
         self.mode = RUN_MODE
+        # cycles spent waiting for keys since power-on, less one round: the firmware's
+        # count is 0 at its first round
+        self.key_waits = -KEY_LOOP_CYCLES
         self.line = bytearray()        # the line being typed
         self.cur = 0                   # its cursor (editor.py)
         self.block_at = None           # (row, col) of the blinking block cursor
@@ -93,6 +152,10 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
         self.last_shown = b""          # the last result on the display (for AREAD)
         self.shift = self.sml = self.def_key = False
         self.prev_keys = frozenset(self.machine.keyboard.pressed)
+        self.key_queue = []            # [cycle it acts, key, repeat] of keys read by the key wait
+        self.key_busy = None           # a key acted: the cycle its work ends (then it must be up)
+        self.key_settle = None         # the cycle the key wait comes back (key up, work done)
+        self.wait_stop = None          # the PRINT wait that lines are typed under (_wait_over)
         self.delay_left = 0
         self.entering = False          # the DELAY is ENTER's: the typed line runs after it
         self.tones = []                # BEEP: (delay_left at a tone's start, its length)
@@ -102,6 +165,8 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
         self.input_prompt = b""
         self.input_keep = True
         self.input_col = 0             # INPUT after CURSOR x,y asks at column x
+        self.input_top = 0             # the row the question starts on
+        self.input_len = 0             # at CURSOR: the length of the line shown last
         self.list_addr = None
         self.interp.clear_run_state()
         self._display_on()
@@ -132,8 +197,27 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
         self._poll_keys()
         used = 0
         while used < cycles:
+            queue = self.key_queue
+            if queue and self.clock + used >= queue[0][0]:
+                due, key, repeat = queue.pop(0)
+                work = self._key_work(key)
+                self._key(key)
+                if work and self.state == RUNNING:
+                    # the program goes on only when the firmware is done with the key
+                    self.delay_left = work
+                    self.state = DELAY
+                    work = 0
+                self.key_busy = self.clock + used + work
+                self.key_settle = None
+                if key in REPEAT_KEYS:      # dropped when it is released (_poll_keys)
+                    step = KEY_REPEAT_CYCLES + KEY_REPEAT_PER_CHAR * len(self.line)
+                    if not repeat:
+                        step += KEY_REPEAT_DELAY
+                    queue.append([due + step, key, True])
+                    queue.sort()
+                continue
             state = self.state
-            if state == SERIAL:
+            if state == SERIAL or state == TAPE:     # a transfer job (serial_io)
                 used += self._serial_run(cycles - used, used)
             elif state == RUNNING:
                 used += self._execute(cycles - used)
@@ -155,8 +239,7 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
                     self._blink()
                 else:
                     self._cursor_off()
-                self._signal_key_wait()
-                used = cycles
+                used += self._key_wait(cycles - used, self.clock + used)
         self.clock += used
         return used
 
@@ -218,6 +301,10 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
     def now(self):
         return self.clock
 
+    def key_wait_count(self):
+        """The key-wait loop's round count, as RANDOM reads it."""
+        return self.key_waits // KEY_LOOP_CYCLES % KEY_LOOP_WRAP
+
     def poke(self, addr, value):
         poke = getattr(self.machine, "poke", None)
         if poke is not None:
@@ -261,11 +348,13 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
 
     # ------------------------------------------------------------ the terminal
 
-    def _message(self, text, right=False):
-        """Show `text` on the next output line and move past it."""
+    def _message(self, text, right=False, fill=SPACE):
+        """Show `text` on the next output line and move past it. (The firmware pads
+        a result and an immediate line's ERROR with spaces, a message about a
+        program line, BREAK IN 10, ERROR 2 IN 40, 30:, with NULs.)"""
         screen = self.screen
         screen.next_line()
-        screen.show_line(screen.row, text, right=right)
+        screen.show_line(screen.row, text, right=right, fill=fill)
         screen.end_line()
         self.input_row = None
 
@@ -287,7 +376,9 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
         """Write `data` from display row `row` on, continuing on the next rows,
         scrolling at the bottom; leaves the output position on the line after it.
         Returns the row the text starts on after scrolling. Typed text continues
-        character by character; a listing (`indent` given) as wrap_listing says."""
+        character by character; a listing (`indent` given) as wrap_listing says.
+        The rows' other cells hold NULs, as the firmware leaves them after typed
+        lines, listings and INPUT."""
         screen = self.screen
         if indent is None:
             chunks = [data[i:i + COLS] for i in range(0, len(data), COLS)] or [b""]
@@ -298,7 +389,7 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
             row -= 1
         first = row
         for chunk in chunks[-ROWS:]:
-            screen.show_line(row, chunk)
+            screen.show_line(row, chunk, fill=NUL)
             row += 1
         screen.row = row - 1
         screen.end_line()
@@ -320,22 +411,111 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
     def _poll_keys(self):
         pressed = frozenset(self.machine.keyboard.pressed)
         new = sorted(pressed - self.prev_keys)
+        released = self.prev_keys - pressed
         self.prev_keys = pressed
+        if released:
+            self.key_queue = [entry for entry in self.key_queue
+                              if not (entry[2] and entry[1] in released)]
         for key in new:
-            self._key(key)
+            # BRK is read at any time; other keys are read by the key-wait loop, which
+            # takes KEY_LATENCY to act on them (while a program runs they act at once:
+            # most are ignored then). A key pressed while the loop is busy with the
+            # previous one is never read: the loop waits until it is up (firmware engine)
+            if key == "BRK":
+                self._brk()
+            elif self.state not in KEY_WAIT_STATES:
+                self._key(key)
+            elif not self.key_queue and self.key_busy is None:
+                due = self.clock + KEY_LATENCY
+                if self.key_waits % KEY_LOOP_CYCLES >= scan_phase(key):
+                    self.key_waits += KEY_LOOP_CYCLES
+                    due += KEY_LOOP_CYCLES
+                self.key_queue.append([due, key, False])
+
+    def _brk(self):
+        """BRK, read at once: after a stop the key-wait loop comes back BREAK_WORK
+        later (more when the message scrolled), and only once the key is up."""
+        before, scrolls = self.state, self.screen.scrolls
+        self._key("BRK")
+        if self.state in KEY_WAIT_STATES:
+            work = 0
+            if before == TAPE:
+                work = BREAK_TAPE_WORK
+            elif self.state != before:
+                work = BREAK_WORK if self.screen.scrolls == scrolls else BREAK_SCROLL_WORK
+            self.key_busy = self.clock + work
+            self.key_settle = None
+
+    def _key_wait(self, budget, now):
+        """Up to `budget` cycles in a key-wait state from cycle `now`: the key-wait
+        loop (strobes, RANDOM's round count) unless a key is still being handled.
+        Returns the cycles used."""
+        if self.key_queue:
+            return max(1, min(budget, self.key_queue[0][0] - now))
+        if self.key_busy is not None:
+            if self.machine.keyboard.pressed:
+                self.key_settle = None
+                return budget
+            if self.key_settle is None:
+                self.key_settle = max(now, self.key_busy) + KEY_RELEASE_CYCLES
+            left = self.key_settle - now
+            if left > 0:
+                return min(budget, left)
+            self.key_busy = None
+            self.key_settle = None
+            rounds = 1                  # the loop's first round strobes at once
+            # ... and counts at once: the next round is a whole round later
+            self.key_waits = (self.key_waits // KEY_LOOP_CYCLES + 1) * KEY_LOOP_CYCLES
+        else:
+            rounds = 0
+        # a strobe each round of the loop (KEY_LOOP_CYCLES), as the firmware's
+        rounds += (self.key_waits + budget) // KEY_LOOP_CYCLES - self.key_waits // KEY_LOOP_CYCLES
+        for _ in range(min(rounds, 3)):
+            self._signal_key_wait()
+        self.key_waits += budget
+        return budget
+
+    def _key_work(self, key):
+        """Cycles the firmware takes for `key` beyond a typed character's, in the
+        state it finds (measured on the firmware engine, press to the next key wait)."""
+        state = self.state
+        if key in ("UP", "DOWN") and state == IDLE:
+            if self.mode == PRO_MODE:
+                return PRO_LIST_WORK
+            if self.error_lock:
+                return SHOW_LINE_WORK if key == "UP" else 0
+            if key == "UP" and self.interp.stopped_at is not None and not self.line:
+                return SHOW_LINE_WORK           # after a stop, as after an error
+            return RUN_UP_DOWN_WORK
+        if state == ENTER_WAIT and self.wait_key == "ENTER":
+            if key == "UP":
+                return SHOW_LINE_WORK
+            if key == "ENTER":
+                return PRINT_WAIT_ENTER_WORK
+            if key == "DOWN":
+                return STEP_DOWN_WORK
+            if key in ("DEL", "INS"):
+                return 0                    # nothing to edit there
+        if state == ENTER_WAIT and self.wait_key == "DOWN" and key == "ENTER":
+            return TRACE_STOP_SCROLL_WORK if self.screen.row == ROWS - 1 else TRACE_STOP_WORK
+        if key == "ENTER" and state == INPUT:
+            return INPUT_NEXT_WORK if len(self.input_items) > 1 else INPUT_ENTER_WORK
+        return KEY_WORK.get(key, 0)
 
     def _key(self, key):
         held = self._cursor_off()
         if key in ("SHIFT", "SML", "DEF") and self.state in (IDLE, INPUT) and not self.error_lock:
             self.block_at = held            # these leave the line as it is
         if key == "BRK":
-            if self.state in (RUNNING, DELAY, ENTER_WAIT, INPUT, SERIAL) and not self.entering:
+            if self.state == TAPE:
+                self._tape_break()
+            elif self.state in (RUNNING, DELAY, ENTER_WAIT, INPUT, SERIAL) and not self.entering:
                 self._stop_with(b"BREAK", keep_position=True)
             return
         if key == "OFF":
             # read in the key-wait loop (not while a program runs): the machine goes off
             # and BRK/ON later goes on where it was (PC1360.power_on)
-            if self.state not in (RUNNING, DELAY, SERIAL):
+            if self.state not in (RUNNING, DELAY, SERIAL, TAPE):
                 power_off = getattr(self.machine, "power_off", None)
                 if power_off is not None:
                     power_off()
@@ -373,7 +553,28 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
             return
         if self.state == ENTER_WAIT:
             interp = self.interp
-            if self.wait_key == "DOWN" and key == "ENTER":
+            shifted = self.shift
+            if shifted and not (key in SHIFTED and self.wait_key == "ENTER"):
+                # a key other than a typed character takes SHIFT back (firmware engine)
+                self.shift = False
+                self.screen.set_symbol("SHIFT", False)
+            defined = self.def_key
+            self._def_off()                 # DEF goes off with the next key
+            if key == "DEF":
+                if not defined:
+                    self.def_key = True
+                    self.screen.set_symbol("DEF", True)
+            elif defined and key in CHARS and 0x41 <= CHARS[key] <= 0x5A and \
+                    self.mode == RUN_MODE and self.wait_key == "ENTER":
+                # DEF + letter: the labelled line runs; no such label is ERROR 4
+                if not self._def_start(CHARS[key]):
+                    interp.stopped_at = (interp.pos, interp.line, interp.line_addr)
+                    interp.running = interp.stepping = False
+                    self.state = IDLE
+                    self._show_error(LINE, 0)
+            elif shifted and key == "ENTER" and self.wait_key == "ENTER":
+                pass                        # SHIFT+ENTER: the program still waits
+            elif self.wait_key == "DOWN" and key == "ENTER":
                 # ENTER at a trace stop: the program stops there (CONT goes on), `>`
                 interp.stopped_at = (interp.pos, interp.line, interp.line_addr) \
                     if interp.running else None
@@ -382,23 +583,27 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
                 self._prompt()
             elif key == self.wait_key:
                 self.state = RUNNING
-            elif key == "UP" and self.wait_key == "ENTER":
-                # UP at a PRINT wait: the program stops there (CONT goes on), CLS, `>`
-                interp.stopped_at = (interp.pos, interp.line, interp.line_addr)
-                interp.running = interp.stepping = False
-                self.state = IDLE
+                self.input_row = None       # a key typed at the next wait starts below
+                if key == "DOWN" and self.screen.row == ROWS - 1:
+                    interp.trace_extra = TRACE_DOWN_SCROLL_WORK
+            elif key in ("CLS", "UP") and self.wait_key == "ENTER":
+                # CLS or UP at a PRINT wait: a `>` on a clear display, the program
+                # still waits; what it prints next goes below the `>`
                 self.screen.clear()
                 self._prompt(top=True)
+                self.screen.done = True
             elif key == "DOWN":
                 # DOWN at a PRINT wait: on line by line, each line's number shown
                 interp.stepping = not interp.trace
                 self.state = RUNNING
             elif self.wait_key == "ENTER" and (key in CHARS or self.shift and key in SHIFTED):
                 # a typed key stops the program there (CONT goes on) and starts a line
+                # (over the `>` that CLS left, else below the output); the wait goes
+                # on under the lines typed: ENTER on a blank line ends it (_wait_over)
                 interp.stopped_at = (interp.pos, interp.line, interp.line_addr)
+                self.wait_stop = interp.stopped_at
                 interp.running = interp.stepping = False
                 self.state = IDLE
-                self.input_row = None
                 self.line.clear()
                 self._idle_key(key, self._typed_code(key))
             elif key == "MODE":
@@ -424,8 +629,34 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
                 return
         if self.state == INPUT:
             self._input_key(key, code)
+        elif key == "ENTER" and self.wait_stop is not None and not bytes(self.line).strip(b" "):
+            self._wait_over()
         else:
             self._idle_key(key, code)
+
+    def _def_off(self):
+        if self.def_key:
+            self.def_key = False
+            self.screen.set_symbol("DEF", False)
+
+    def _wait_over(self):
+        """ENTER on a blank line after lines typed at a PRINT wait: the program goes on
+        after the wait, printing below the typed line, which keeps its cursor (firmware
+        engine); after STOP, BRK or another run it is the empty line's `>`."""
+        interp = self.interp
+        stop, self.wait_stop = self.wait_stop, None
+        if stop != interp.stopped_at:
+            self._idle_key("ENTER", None)
+            return
+        interp.pos, interp.line, interp.line_addr = stop
+        interp.stopped_at = None
+        interp.running = interp.jumped = True
+        if self.input_row is not None:
+            self.screen.row = self.input_row + len(self._typing_text()) // COLS
+        self.screen.done = True
+        self.input_row = None
+        self.line.clear()
+        self.state = RUNNING
 
     def _typed_code(self, key):
         code = None
@@ -450,16 +681,24 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
             self._show_error(err.code, interp.line)
             return budget
         if used > budget:
-            # a statement that costs more than this call's cycles (RUN's start-up)
-            # takes its time from the next calls before the program goes on
+            # a statement that costs more than this call's cycles takes its time from
+            # the next calls before the program goes on, or before its request (PRINT's
+            # wait for ENTER, INPUT, the prompt after the run's end) is served
             self.delay_left = used - budget
             self.state = DELAY
-            used = budget
+            return budget
         pending = interp.pending
         if pending is not None:
             interp.pending = None
             self._serve(pending)
         elif not interp.running:
+            if interp.trace_extra:
+                # the run's `>` after DOWN at a TRON stop scrolls as slowly as its `line:`
+                self.delay_left, interp.trace_extra = interp.trace_extra, 0
+                self.state = DELAY
+                return max(used, 1)
+            if interp.line_addr is not None:
+                close_port(self.mem)        # a program's end closes the port (firmware)
             self.state = IDLE
             self._prompt()
             self.end_prompt = True
@@ -467,19 +706,21 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
 
     def _serve(self, pending):
         kind = pending[0]
+        if kind != "trace":
+            self.interp.trace_extra = 0     # other output came first
         if kind == "enter":
             self.state = ENTER_WAIT
             self.wait_key = "ENTER"
         elif kind == "trace":
             # TRON: after each line its number, then DOWN goes on (as the firmware)
-            self._message(b"%d:" % pending[1])
+            self._message(b"%d:" % pending[1], fill=NUL)
             self.state = ENTER_WAIT
             self.wait_key = "DOWN"
         elif kind == "delay":
-            self.delay_left = self._carried() + pending[1]
+            self.delay_left = pending[1]
             self.state = DELAY
         elif kind == "beep":
-            self.delay_left = self._carried() + pending[4]
+            self.delay_left = pending[4]
             self.state = DELAY
             # (delay_left at its start, length) of each tone; BEEP n alone: a tone at
             # the start of each beep's time (its length is assumed)
@@ -496,12 +737,9 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
         elif kind == "list":
             self._list(pending[1])
         elif kind == "serial":
-            self._serial_start(pending[1])
-
-    def _carried(self):
-        """What is left of the statement's own cost when it took longer than the run()
-        call (_execute put it into DELAY): the wait it asked for comes after it."""
-        return max(self.delay_left, 0) if self.state == DELAY else 0
+            self._serial_start(*pending[1:])
+        elif kind == "tape":
+            self._tape_start(pending)
 
     def _step_on(self):
         """DOWN after a stop: the program goes on line by line (the typed line is
@@ -528,15 +766,16 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
             interp.stopped_at = (interp.pos, interp.line, interp.line_addr)
         if self.state == INPUT:
             # the question loses its cursor; CONT asks again, with `?`
-            self._input_show(self.input_prompt + bytes(self.line) + b" ")
+            self._input_show(self.input_prompt + bytes(self.line) + bytes([NUL]))
             self.screen.end_line()
             interp.resume_input = [(None, True, ref) for _p, _k, ref in self.input_items]
         text = word + (b" IN %d" % interp.line if interp.line_addr is not None else b"")
+        self.wait_stop = None
         interp.running = interp.stepping = False
         interp.pending = None
         self.state = IDLE
         self.line.clear()
-        self._message(text)
+        self._message(text, fill=NUL)
 
     def _show_error(self, code, line):
         interp = self.interp
@@ -550,4 +789,7 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
         self.state = IDLE
         self.line.clear()
         self.last_result = None
-        self._message(b"ERROR %d IN %d" % (code, line) if line else b"ERROR %d" % code)
+        if line:
+            self._message(b"ERROR %d IN %d" % (code, line), fill=NUL)
+        else:
+            self._message(b"ERROR %d" % code)

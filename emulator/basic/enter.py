@@ -11,15 +11,18 @@ from pc1360.tokenizer import tokenize_line
 from . import bcd
 from .errors import LINE, OTHER, SYNTAX, BasicError
 from .interp import STATEMENTS
-from .listview import first_colon
+from .listview import first_colon, render_units, units_of, wrap_listing
 from .program import MAX_LINE
-from .screen import COLS, ROWS
-from .serial_io import enter_cycles
+from .screen import COLS, NUL, ROWS
+from .serial_io import close_port, end_latch, enter_cycles
 from .states import DELAY, INPUT, RUNNING
 from .tokens import CODES
 from .typed import from_text, to_text, tokenize_body
 
 ENTER_CYCLES = 66_000       # reading a typed line (measured on the firmware engine)
+# A key pressed in the key-wait loop acts this many cycles later (engine.py's key
+# handling; firmware engine: a typed digit shows 9,900-11,500 cycles after its press)
+KEY_LATENCY = 10_000
 RUN_MODE, PRO_MODE = "RUN", "PRO"
 # Statements that RUN mode refuses on a typed line with ERROR 1 (seen on the firmware).
 PROGRAM_ONLY = frozenset(CODES[name] for name in (
@@ -61,7 +64,8 @@ class EnterMixin:
         # (WAIT 0 67,000, 1+1 74,000, SIN 30 117,000); the expression's part is not
         # modelled yet
         self.entering = True
-        self.delay_left = enter_cycles(data) or ENTER_CYCLES
+        # both figures count from ENTER's press, which acted KEY_LATENCY after it
+        self.delay_left = max(1, (enter_cycles(data) or ENTER_CYCLES) - KEY_LATENCY)
         self.state = DELAY
 
     def _enter_now(self):
@@ -72,24 +76,32 @@ class EnterMixin:
         start_row = self._show_rows(self.input_row, data)
         self.input_row = None
         self.line.clear()
+        # the number of the listed line being edited, if one is
+        edited = None if self.edit_addr is None else \
+            self.mem[self.edit_addr] << 8 | self.mem[self.edit_addr + 1]
         self.edit_addr = None
         if self.mode == RUN_MODE:
-            self.recalled = (data, start_row, self.screen.scrolls)
+            self.recalled = (data, start_row, self.screen.scrolls, None)
         try:
             if self.mode == PRO_MODE and data.lstrip(b" ")[:1].isdigit():
-                self._store_line(data, start_row)
+                self._store_line(data, start_row, edited)
                 return
             body = tokenize_body(data)
-            # the line is shown again as LIST would show it (`WAIT 0: DEGREE`)
+            # the line is shown again as LIST would show it (`WAIT 0: DEGREE`); the
+            # firmware fills the rows from it to the bottom with NULs
             for r in range(start_row, ROWS):
-                self.screen.clear_row(r)
+                self.screen.clear_row(r, fill=NUL)
             listed = from_text(list_line(Line(1, body)))[2:] if body else data
             start_row = self._show_rows(start_row, listed, indent=0)
+            end = len(wrap_listing(listed, 0)[-1])
+            if ends_with_keyword(body) and end < COLS:
+                self.screen.put(self.screen.row, end, 0x20)     # the buffer keeps `RUN `
             if self.mode == RUN_MODE:
-                # LEFT/RIGHT bring back the listing
-                # (a keyword at the end keeps its blank there: `SIN _`, `PI _`)
-                recalled = listed + b" " if ends_with_keyword(body) else listed
-                self.recalled = (recalled, start_row, self.screen.scrolls)
+                # LEFT/RIGHT bring back the listing, its keywords as units (editor.py;
+                # a keyword at the end keeps its blank there: `SIN _`, `PI _`)
+                units = units_of(body)
+                self.recalled = (render_units(units, False)[0], start_row,
+                                 self.screen.scrolls, units)
             colon = first_colon(body)
             if colon is not None:
                 self.interp.start_immediate(body)       # the cursor goes to the `:`
@@ -99,11 +111,14 @@ class EnterMixin:
         except BasicError as err:
             self._show_error(err.code, 0)
 
-    def _store_line(self, data, row):
+    def _store_line(self, data, row, edited=None):
         text = data.lstrip(b" ")
         digits = len(text) - len(text.lstrip(b"0123456789"))
         if not 1 <= int(text[:digits]) <= MAX_LINE:
             raise BasicError(LINE)                  # 0 and 65280 are ERROR 4
+        # storing or deleting a line, even unchanged, ends what CONT would go on with
+        # (ERROR 9 then; firmware engine)
+        self.interp.stopped_at = None
         if not text[digits:].strip(b" :"):
             self.interp.program.store(int(text[:digits]), b"")   # `20` ENTER deletes
             self._prompt()
@@ -117,9 +132,16 @@ class EnterMixin:
         # the listing replaces what was typed (the rows below stay: after editing a
         # listed line the rest of the listing is still there)
         for r in range(row, min(ROWS, row + 1 + len(data) // COLS)):
-            self.screen.clear_row(r)
+            self.screen.clear_row(r, fill=NUL)
         addr = self.interp.program.find(line.number)
         self._show_rows(row, self._listing(addr), indent=len(str(line.number)) + 1)
+        if edited == line.number:
+            # an edited listed line: what comes next goes below the listing it was in
+            self.screen.row = max(self.screen.row, self.screen.last_text_row())
+        else:
+            # below a new line's listing the buffer holds spaces (firmware engine)
+            for r in range(self.screen.row + 1, ROWS):
+                self.screen.clear_row(r)
         self.list_addr = addr           # UP/DOWN go on from the stored line
 
     def _run_immediate(self, body):
@@ -130,13 +152,19 @@ class EnterMixin:
         first = interp.peek()
         code = interp.mem[interp.pos + 1] if first == 0xFE else None
         if code in STATEMENTS:     # (looked up now: the modules register statements on import)
-            if self.mode == RUN_MODE and code in PROGRAM_ONLY:
+            # (PRINT # and INPUT # are tape statements: RUN mode takes them)
+            if self.mode == RUN_MODE and code in PROGRAM_ONLY and interp.mem[interp.pos + 2] != 0x23:
                 raise BasicError(SYNTAX)
             # LIST and NEW belong to PRO mode, RUN to RUN mode: ERROR 9 elsewhere
             if self.mode == RUN_MODE and code in (CODES["LIST"], CODES["NEW"]):
                 raise BasicError(OTHER)
             if self.mode == PRO_MODE and code == CODES["RUN"]:
                 raise BasicError(OTHER)
+            if code == CODES["RUN"]:
+                close_port(self.mem)        # RUN closes the port (firmware engine)
+                end_latch(self, run=True)
+            # once a statement runs, LEFT/RIGHT bring nothing back (firmware engine)
+            self.recalled = None
             self.state = RUNNING
             return
         ref = self._assignment_target()
@@ -193,7 +221,7 @@ class EnterMixin:
         # AREAD gets what the display holds: the typed line, else the last result
         interp.aread = bytes(self.line) or self.last_shown
         if self.line and self.input_row is not None:
-            self._show_rows(self.input_row, bytes(self.line))    # the cursor goes
+            self._drop_cursor()
         elif self.input_row is not None and self.end_prompt:
             # the `>` after a program's end: the output starts on its row
             self.screen.row = self.input_row

@@ -86,6 +86,36 @@ _COMPARE_OPS = {op: (_COMPARE_PREC, _comparison(test), costs.COMPARE)
 _FUNCTION_COSTS = {CODES[name]: cycles for name, cycles in costs.FUNCTIONS.items()}
 
 
+_NOT_AFTER_LITERAL = frozenset(range(0x41, 0x5B)) | frozenset(range(0x61, 0x7B)) | {0x22}
+
+
+def literal_end(mem, pos):
+    """Where the number literal starting at `pos` ends: digits, an optional fraction,
+    and an exponent only when digits follow the E. A letter or `"` after it (spaces
+    apart) is ERROR 1 at once, before any operation pending in the expression: the
+    firmware engine gives ERROR 1 for `IF 1/0 A=1` but ERROR 2 for `IF 1/Z A=1`."""
+    while mem[pos] in _DIGITS:
+        pos += 1
+    if mem[pos] == 0x2E:
+        pos += 1
+        while mem[pos] in _DIGITS:
+            pos += 1
+    if mem[pos] == 0x45:
+        look = pos + 1
+        if mem[look] in (0x2B, 0x2D):
+            look += 1
+        if mem[look] in _DIGITS:
+            pos = look
+            while mem[pos] in _DIGITS:
+                pos += 1
+    look = pos
+    while mem[look] == 0x20:
+        look += 1
+    if mem[look] in _NOT_AFTER_LITERAL:
+        raise BasicError(SYNTAX)
+    return pos
+
+
 def to_int(value, low=-32768, high=65535):
     """A number as an integer argument (truncated); ERROR 3 outside [low, high]."""
     if isinstance(value, bytes):
@@ -196,12 +226,14 @@ class Expressions:
         byte = self.peek()
         if byte == 0x2D:
             self.pos += 1
+            self.cost += costs.NEGATE
             return bcd.neg(_number(self.expression(_POWER_PREC)))
         if byte == 0x2B:
             self.pos += 1
             return _number(self.expression(_POWER_PREC))
         if byte == PREFIX and self.mem[self.pos + 1] == _NOT:
             self.pos += 2
+            self.cost += costs.NOT
             return Decimal(~to_int(self.expression(_COMPARE_PREC)))
         return self.primary()
 
@@ -221,6 +253,7 @@ class Expressions:
         byte = self.peek()
         if byte == 0x2D:
             self.pos += 1
+            self.cost += costs.NEGATE
             return bcd.neg(self._num(self.operand()))
         if byte == 0x2B:
             self.pos += 1
@@ -248,10 +281,12 @@ class Expressions:
         if byte in _DIGITS or byte == 0x2E:
             return self._number_literal()
         if byte == 0x22:
-            self.cost += costs.STRING_LITERAL
-            return self.string_literal()
+            value = self.string_literal()
+            self.cost += costs.STRING_LITERAL + len(value) * costs.STRING_CHAR
+            return value
         if byte == 0x28:
             self.pos += 1
+            self.cost += costs.PARENTHESES
             self.nest()
             value = self.expression()
             self.depth -= 1
@@ -277,6 +312,7 @@ class Expressions:
             return bcd.PI
         if byte == ROOT_CHAR:
             self.pos += 1
+            self.cost += costs.FUNCTIONS["SQR"]
             return bcd.sqr(self._num(self.operand()))
         raise BasicError(SYNTAX)
 
@@ -290,22 +326,11 @@ class Expressions:
         cached = self._literals.get(start)
         if cached is not None and mem[start:cached[0] + 3] == cached[1]:
             self.pos = cached[0]
+            self.cost += (cached[0] - start - 1) * costs.LITERAL_CHAR
             return cached[2]
-        while mem[pos] in _DIGITS:
-            pos += 1
-        if mem[pos] == 0x2E:
-            pos += 1
-            while mem[pos] in _DIGITS:
-                pos += 1
-        if mem[pos] == 0x45:
-            look = pos + 1
-            if mem[look] in (0x2B, 0x2D):
-                look += 1
-            if mem[look] in _DIGITS:
-                pos = look
-                while mem[pos] in _DIGITS:
-                    pos += 1
+        pos = literal_end(mem, start)
         self.pos = pos
+        self.cost += (pos - start - 1) * costs.LITERAL_CHAR
         raw = bytes(mem[start:pos])
         value = bcd.parse_number(raw.decode("ascii"))
         if value is None:
@@ -359,6 +384,7 @@ class Expressions:
         if self.peek() != 0x28:
             return self.vars.simple(name, is_str, create)
         self.pos += 1
+        self.cost += costs.ELEMENT
         indices = [self.integer(0, 65535)]
         while self.accept(0x2C):
             indices.append(self.integer(0, 65535))
@@ -409,7 +435,11 @@ class Expressions:
         return bcd.fit(Decimal(int(fraction * int(limit)) + 1))
 
     def fn_peek(self):
-        addr = to_int(self._num(self.operand()), 0, 65535)
+        return self.peek_byte(self._num(self.operand()))
+
+    def peek_byte(self, value):
+        """PEEK's work on its evaluated argument (shared with compiler.py)."""
+        addr = to_int(value, 0, 65535)
         sync = getattr(self.host, "sync_mirrors", None)
         if sync is not None and 0x8000 <= addr:
             sync()                  # a small card's copies agree (engine.sync_mirrors)
@@ -427,44 +457,73 @@ class Expressions:
         return b"" if code is None else bytes([code])
 
     def fn_len(self):
-        return Decimal(len(self._str(self.operand())))
+        return str_len(self._str(self.operand()))
 
     def fn_asc(self):
-        text = self._str(self.operand())
-        return Decimal(text[0] if text else 0)
+        return asc(self._str(self.operand()))
 
     def fn_val(self):
         text = self._str(self.operand())
         return _leading_number(text)
 
     def fn_chr(self):
-        # CHR$ 256 is CHR$ 0 (an empty-looking string) on the firmware engine
-        return bytes([to_int(self._num(self.operand())) & 0xFF])
+        return chr_(self._num(self.operand()))
 
     def fn_str(self):
-        return bcd.str_number(self._num(self.operand())).encode("ascii")
+        return str_(self._num(self.operand()))
 
     def fn_mid(self):
         text, start, length = self._paren_args(3)
-        start = to_int(start, 1, 255)
-        length = to_int(length, 0, 255)
-        return self._str(text)[start - 1:start - 1 + length]
+        return mid(text, start, length)
 
     def fn_left(self):
         text, length = self._paren_args(2)
-        return self._str(text)[:to_int(length, 0, 255)]
+        return left(text, length)
 
     def fn_right(self):
         text, length = self._paren_args(2)
-        text = self._str(text)
-        length = to_int(length, 0, 255)
-        return text[max(0, len(text) - length):] if length else b""
+        return right(text, length)
 
     @staticmethod
     def _str(value):
         if not isinstance(value, bytes):
             raise BasicError(OTHER)
         return value
+
+
+# The string functions' work on evaluated arguments (shared with compiler.py).
+
+def str_len(text):
+    return Decimal(len(text))
+
+
+def asc(text):
+    return Decimal(text[0] if text else 0)
+
+
+def chr_(value):
+    # CHR$ 256 is CHR$ 0 (an empty-looking string) on the firmware engine
+    return bytes([to_int(value) & 0xFF])
+
+
+def str_(value):
+    return bcd.str_number(value).encode("ascii")
+
+
+def mid(text, start, length):
+    start = to_int(start, 1, 255)
+    length = to_int(length, 0, 255)
+    return Expressions._str(text)[start - 1:start - 1 + length]
+
+
+def left(text, length):
+    return Expressions._str(text)[:to_int(length, 0, 255)]
+
+
+def right(text, length):
+    text = Expressions._str(text)
+    length = to_int(length, 0, 255)
+    return text[max(0, len(text) - length):] if length else b""
 
 
 def _leading_number(text):

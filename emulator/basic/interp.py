@@ -12,17 +12,26 @@ next statement runs.
 from collections import namedtuple
 from decimal import ROUND_HALF_UP, Context, Decimal
 
-from . import bcd
+from . import bcd, costs
 from .errors import LINE, NESTING, OTHER, SYNTAX, BasicError
 from .expr import Expressions
-from .program import Program
+from .program import END_PTR, Program
+from .screen import ROWS
 from .tokens import CODES, LINE_REF, PREFIX
 from .vars import Variables
 
 Statement = namedtuple("Statement", "handler cost")
 STATEMENTS = {}             # keyword code -> Statement
 LET_COST = 3350             # cycles of an assignment besides its expression (costs.py)
-LINE_COST = 500             # cycles to step onto the next line (estimate)
+LINE_COST = 64              # cycles a step onto the next line takes more than a ':'
+                            # (statement costs include their ':'; firmware engine)
+# From the program's last statement to the prompt's key wait when it runs off its end:
+# 29,000 cycles after PRINT "X" shows, 35,000 after A=1 on the firmware engine.
+PROGRAM_END_COST = 24_500
+# TRON's `line:` (and DOWN's stepping) takes the firmware engine 17,000 cycles, and
+# 16,000 more when it scrolls the display (on the bottom line after RUN: 29,000).
+TRACE_CYCLES = 17_000
+TRACE_SCROLL_CYCLES = 16_000
 INPUT_BUFFER = 0xFD20       # the 80-byte line buffer; immediate lines run from here
 RANDOM_SEED = 0xFDE0        # the ROM's random seed (hardware.md §4); our generator's state
 # The ROM's pointer into the program line being run (little-endian): after each program
@@ -58,6 +67,7 @@ class Interpreter(Expressions):
         self.host = host
         self.vars = Variables(mem)
         self.program = Program(mem)
+        self.program.current_line = lambda: self.line_addr
         self.angle = bcd.DEG
         self.wait = None            # PRINT display time in 1/64 s; None: until ENTER
         self.using = None           # the PRINT USING format in force
@@ -67,6 +77,9 @@ class Interpreter(Expressions):
         self.trace = False
         self.aread = b""            # what the display held when DEF started the program
         self._literals = {}         # number literals by address (expr._number_literal)
+        from .compiler import Compiler     # (it imports this module)
+        self.compiler = Compiler(self)
+        self.compiling = True       # False: every statement interpreted (for tests)
         self.clear_run_state()
 
     def clear_run_state(self):
@@ -86,6 +99,7 @@ class Interpreter(Expressions):
         self.resume_input = None    # INPUT items that BRK interrupted: CONT asks again
         self.stepping = False       # DOWN at a wait: trace line by line as TRON does
         self.skip_trace = False     # RETURN to a line's end goes on without a trace stop
+        self.trace_extra = 0        # the next trace line's cycles after DOWN (engine.py)
 
     # ------------------------------------------------------------ host hooks
 
@@ -97,15 +111,19 @@ class Interpreter(Expressions):
         firmware engine after each RND): the seed is a number whose nibbles 3-15 are a
         digit u and twelve digits f (bytes 99 9u ff ff ff ff ff ff after the first RND).
         The next seed is 23 x 0.f cut to 12 significant digits, its units digit as u,
-        the fraction's digits (10 or 11 of them) padded with 0, the 12th digit 1. RND's
-        fraction is the new 0.f rounded to 10 significant digits."""
+        the fraction's digits (10 or 11 of them) padded with 0, the 12th digit 1. A
+        product below 0.1 is stored normalized: its leading zeros go to the exponent
+        (nibbles 0-2, 999 = -1), so 23 x .000000000001 becomes 989 0 200000000001
+        (with a units digit the zeros stay: 4.0946... gives 999 4 094673624021).
+        RND's fraction is the new 0.f rounded to 10 significant digits."""
         mem = self.mem
-        digits = bytes(mem[RANDOM_SEED + 1:RANDOM_SEED + 8]).hex()[1:]     # u + 12 digits
-        product = 23 * int(digits[1:])                  # 23 * 0.f, in units of 1e-12
+        product = 23 * self._seed_digits()              # 23 * 0.f, in units of 1e-12
         cut = 10 ** max(0, len(str(product)) - 12)      # keep 12 significant digits
         product -= product % cut
-        fraction = product % 10 ** 12 // 10 * 10 + 1     # the 12th digit is always 1
-        seed = "999%d%012d" % (product // 10 ** 12 % 10, fraction)
+        digits = product % 10 ** 12 // 10               # 11 digits of the fraction
+        shift = 11 - len(str(digits)) if digits and product < 10 ** 12 else 0
+        fraction = digits * 10 ** shift * 10 + 1        # the 12th digit is always 1
+        seed = "%03d%d%012d" % (999 - shift, product // 10 ** 12 % 10, fraction)
         mem[RANDOM_SEED:RANDOM_SEED + 8] = bytes.fromhex(seed)
         return bcd.fit(_TEN_DIGITS.plus(Decimal(fraction).scaleb(-12)))
 
@@ -115,10 +133,23 @@ class Interpreter(Expressions):
         seed = int(abs(value) * RND_NEGATIVE_FACTOR * 10 ** 12) % 10 ** 12
         self.mem[RANDOM_SEED:RANDOM_SEED + 8] = bytes.fromhex("9990%012d" % seed)
 
-    def seed(self, value):
-        """RANDOM: a new seed from `value` (the firmware's source of it is not known)."""
-        digits = "%012d" % (value % 10 ** 12)
+    def _seed_digits(self):
+        """The seed's twelve digits f (nibbles 4-15) as an integer; a nibble that a
+        POKE made 10-15 counts with that value, so no byte value can fail."""
+        value = 0
+        for byte in self.mem[RANDOM_SEED + 2:RANDOM_SEED + 8]:
+            value = value * 100 + (byte >> 4) * 10 + (byte & 0x0F)
+        return value
+
+    def randomize(self, count):
+        """RANDOM, as the firmware engine does it (its 0xFDE0 read right after RANDOM's
+        multiply and after the statement): f times `count`, the key-wait loop's
+        count (engine.key_wait_count), cut to 12 significant digits, becomes f; then
+        one RND step. So a seed of 0 gives the same sequence whatever the count."""
+        product = self._seed_digits() * count
+        digits = str(product)[:12].ljust(12, "0") if product else "0" * 12
         self.mem[RANDOM_SEED:RANDOM_SEED + 8] = bytes.fromhex("9990" + digits)
+        self.random_fraction()
 
     # ------------------------------------------------------------ starting
 
@@ -158,7 +189,7 @@ class Interpreter(Expressions):
     def enter_line(self, addr):
         """Continue at the line record at `addr`; the program's end mark ends the run."""
         mem = self.mem
-        if addr is None or addr >= self.program.end or mem[addr] == 0xFF:
+        if addr is None or addr >= (mem[END_PTR] | mem[END_PTR + 1] << 8) or mem[addr] == 0xFF:
             self.finish()
             return
         self.line = mem[addr] << 8 | mem[addr + 1]
@@ -180,8 +211,26 @@ class Interpreter(Expressions):
         leaves a request in `pending`; returns the cycles used. Errors propagate as
         BasicError with `self.line` telling where."""
         used = 0
+        if not self.compiling:
+            while used < budget and self.running and self.pending is None:
+                used += self.step()
+            return used
+        # compiler.py's closures, while a statement's bytes are those they were made
+        # from; under TRON (or DOWN's stepping) the interpreter runs every step
+        entries = self.compiler.entries
+        get = entries.get
+        compile_at = self.compiler.entry
+        mem = self.mem
+        step = self.step
         while used < budget and self.running and self.pending is None:
-            used += self.step()
+            if self.trace or self.stepping:
+                used += step()
+                continue
+            pos = self.pos
+            entry = get(pos)
+            if entry is None or mem[pos:entry[0]] != entry[1]:
+                entry = compile_at(pos)
+            used += entry[2]()
         return used
 
     def step(self):
@@ -194,10 +243,15 @@ class Interpreter(Expressions):
             if self.line_addr is None:
                 self.finish()
             else:
+                cost = LINE_COST
                 if (self.trace or self.stepping) and not self.skip_trace:
                     self.pending = ("trace", self.line)
+                    cost += self.trace_cost()
                 self.skip_trace = False
                 self.enter_line(self.pos + 1)
+                if not self.running:
+                    return LINE_COST + PROGRAM_END_COST
+                return cost
             return LINE_COST
         self.jumped = False
         self.stmt_end = None
@@ -216,12 +270,19 @@ class Interpreter(Expressions):
         else:
             self.assignment()
             cost = LET_COST
+        return self.finish_step(cost)
+
+    def finish_step(self, cost):
+        """A statement's end (shared with compiler.py): it must stop at ':' or the
+        line's end unless it jumped; LINE_POINTER gets its last byte. Returns its
+        cycles, `cost` plus what its expressions took."""
         if not self.jumped and self.running and not self.at_end():
             raise BasicError(SYNTAX)
         end = self.stmt_end
         if end is None and not self.jumped and self.pos:
             end = self.pos - 1
         if end is not None and self.line_addr is not None:
+            mem = self.mem
             mem[LINE_POINTER] = end & 0xFF
             mem[LINE_POINTER + 1] = end >> 8
         return cost + self.cost
@@ -235,6 +296,12 @@ class Interpreter(Expressions):
             self.skip_trace = True
         if (self.jumped or returned) and old_line and self.running and self.pending is None:
             self.pending = ("trace", old_line)
+            self.cost += self.trace_cost()
+
+    def trace_cost(self):
+        """The cycles of a trace line's `line:` (it scrolls from the bottom line)."""
+        extra, self.trace_extra = self.trace_extra, 0
+        return TRACE_CYCLES + extra + (TRACE_SCROLL_CYCLES if self.screen.row == ROWS - 1 else 0)
 
     def mark_statement_end(self):
         """A jump leaves its statement: LINE_POINTER gets the statement's last byte."""
@@ -267,8 +334,7 @@ class Interpreter(Expressions):
             number = mem[self.pos + 1] << 8 | mem[self.pos + 2]
             self.pos += 3
             return ("line", number)
-        if byte == 0x22:
-            return ("label", self.string_literal())
+        # a label may be any string expression: `GOTO "Y"+""` (firmware engine)
         value = self.expression()
         if isinstance(value, bytes):
             return ("label", value)
@@ -282,8 +348,26 @@ class Interpreter(Expressions):
             return self.program.find(value)
         return self.program.find_label(value)
 
-    def jump(self, target):
-        addr = self.resolve(target)
+    def find_line(self, number, per_line=costs.LINE_SEARCH):
+        """A jump's line search (shared with compiler.py): the address of line
+        `number`, charging the time the firmware's search takes to get there."""
+        addr, passed = self.program.locate(number, self.line)
+        self.cost += passed * per_line
+        return addr
+
+    def jump(self, target, per_line=costs.LINE_SEARCH, line_end=False):
+        """With `line_end` the target must end the line (GOTO, IF ... THEN n): ERROR 1
+        otherwise, found after a missing line's ERROR 4 (firmware engine)."""
+        kind, value = target
+        if kind == "line":
+            addr = self.find_line(value, per_line)
+        else:
+            # a label is searched for from the first line
+            addr = self.program.find_label(value)
+            number = self.mem[addr] << 8 | self.mem[addr + 1]
+            self.cost += self.program.lines_passed(number, 0) * per_line
+        if line_end and self.peek() != 0x0D:
+            raise BasicError(SYNTAX)
         self.mark_statement_end()
         self.enter_line(addr)
 

@@ -1,11 +1,11 @@
 """LIST and listed lines on the display: the terminal-like wrapping the firmware
 engine shows, and the UP/DOWN paging through the program after LIST."""
 
-from pc1360.keywords import BY_NAME
+from pc1360.keywords import BY_CODE, BY_NAME, LINE_REF, PREFIX, REM
 from pc1360.listing import list_line
 from pc1360.program import Line
 
-from .screen import COLS, ROWS
+from .screen import COLS, NUL, ROWS
 from .states import IDLE
 from .typed import from_text
 
@@ -43,29 +43,124 @@ def wrap_listing(text, indent):
     """A listed line as display rows: 24 characters, then rows indented by `indent`
     (the width of `10:`); a keyword that would be cut, or whose blank after it would
     not fit, moves whole to the next row, dropping the blank before it (the firmware
-    shows `20:INPUT A: WAIT 0:` / `   PRINT A*2`)."""
-    rows = []
+    shows `20:INPUT A: WAIT 0:` / `   PRINT A*2`). Keyword letters in a string or
+    in REM text are plain characters and never move."""
+    return [(b" " * indent if index else b"") + text[start:stop]
+            for index, (start, stop) in enumerate(wrap_spans(text, indent))]
+
+
+def wrap_spans(text, indent):
+    """wrap_listing's rows as (start, stop) offsets into `text` (a row after the
+    first has `indent` blanks before its part)."""
+    spans = []
+    first = 0
     width = COLS
-    while len(text) > width:
-        cut = width
+    while len(text) - first > width:
+        cut = first + width
         start = cut
-        while start > 0 and text[start - 1] in _WORD:
+        while start > first and text[start - 1] in _WORD:
             start -= 1
         end = cut
         while end < len(text) and text[end] in _WORD:
             end += 1
         # a keyword moves if it, or the blank after it, would not fit
-        if 0 < start < cut <= end and text[start:end] in KEYWORD_NAMES and (
-                cut < end or text[end:end + 1] == b" "):
+        moved = first < start < cut <= end and text[start:end] in KEYWORD_NAMES and (
+            cut < end or text[end:end + 1] == b" ") and _in_code(text, start)
+        if moved:
             cut = start
-        rows.append(text[:cut])
-        text = text[cut:]
-        if cut != width and text.startswith(b" "):
-            text = text[1:]
-        text = b" " * indent + text
-        width = COLS
-    rows.append(text)
-    return rows
+        spans.append((first, cut))
+        first = cut + 1 if moved and text[cut:cut + 1] == b" " else cut
+        width = COLS - indent
+    spans.append((first, len(text)))
+    return spans
+
+
+def _in_code(text, index):
+    """True if `text[index]` of a listed line is outside strings and REM text."""
+    in_string = False
+    for offset, byte in enumerate(text[:index]):
+        if byte == 0x22:
+            in_string = not in_string
+        elif not in_string and text[offset:offset + 4] == b"REM ":
+            return False
+    return not in_string
+
+
+_DIGITS = frozenset(b"0123456789")
+
+
+def units_of(body, number=None):
+    """A tokenized line as the firmware edits it: a keyword is one unit (its name as
+    bytes), anything else one character code; with `number`, its digits come first."""
+    units = list(str(number).encode("ascii")) if number is not None else []
+    index = 0
+    in_string = False
+    while index < len(body):
+        byte = body[index]
+        keyword = BY_CODE.get(body[index + 1]) if byte == PREFIX and index + 1 < len(body) \
+            and not in_string else None
+        if keyword is not None and keyword.typed:
+            units.append(from_text(keyword.name))
+            index += 2
+            if keyword.code == REM:
+                units.extend(body[index:])      # REM text is plain characters
+                break
+        elif byte == LINE_REF and index + 2 < len(body) and not in_string:
+            units.extend(str(body[index + 1] << 8 | body[index + 2]).encode("ascii"))
+            index += 3
+        else:
+            units.append(byte)
+            in_string = in_string != (byte == 0x22)
+            index += 1
+    return units
+
+
+_NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.$")
+
+
+def last_element(body, end):
+    """Where the last element before offset `end` of a tokenized line starts: a keyword,
+    a line reference, a string, a name or number, or any other character."""
+    start = index = 0
+    while index < end:
+        start = index
+        byte = body[index]
+        if byte == PREFIX:
+            index += 2
+        elif byte == LINE_REF:
+            index += 3
+        elif byte == 0x22:
+            close = body.find(b'"', index + 1)
+            index = len(body) if close < 0 else close + 1
+        elif byte in _NAME:
+            while index < end and body[index] in _NAME:
+                index += 1
+        else:
+            index += 1
+    return start
+
+
+def render_units(units, numbered):
+    """The units as the display shows them, and where each unit starts in it."""
+    body = 0
+    while numbered and body < len(units) and units[body] in _DIGITS:
+        body += 1
+    out = bytearray()
+    starts = []
+    for index, unit in enumerate(units):
+        if index == body and body and unit != 0x20:
+            out.append(0x20)                    # after the line number
+        if isinstance(unit, bytes):
+            if index > body and not isinstance(units[index - 1], bytes):
+                out.append(0x20)
+            starts.append(len(out))
+            out += unit + b" "
+        else:
+            starts.append(len(out))
+            out.append(unit)
+    if body and body == len(units):
+        out.append(0x20)                        # `10 _`: the body is empty
+    return bytes(out), starts
 
 
 class ListMixin:
@@ -97,7 +192,7 @@ class ListMixin:
                 break
             for chunk in wrap_listing(self._listing(line_addr), len(str(number)) + 1):
                 if row < ROWS:
-                    screen.show_line(row, chunk)
+                    screen.show_line(row, chunk, fill=NUL)      # (firmware: NUL-padded)
                     row += 1
         screen.row = min(row, ROWS) - 1
         screen.end_line()
@@ -105,8 +200,12 @@ class ListMixin:
         self.input_row = None
 
     def _list_step(self, direction):
+        """UP/DOWN after a listing: the listing from the line before/after the top
+        one; False if there is none."""
         addrs = [addr for _n, addr in self.interp.program.lines()]
         if self.list_addr in addrs:
             index = addrs.index(self.list_addr) + direction
             if 0 <= index < len(addrs):
                 self._show_listing(addrs[index])
+                return True
+        return False

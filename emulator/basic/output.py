@@ -15,14 +15,15 @@ from . import bcd
 from .errors import ILLEGAL, SYNTAX, USING, BasicError
 from .expr import to_int
 from .interp import statement
-from .screen import COLS, ROWS
+from .screen import COLS, ROWS, close_text, split_row
+from .serial_io import get_port
 from .tokens import CODES
 
 WAIT_UNIT = 4345            # WAIT n shows for n units: 4345 cycles each on the firmware
                             # engine (about 1/59 s, not the 1/64 s of the notes)
 # Measured on the firmware engine: PAUSE shows for about 0.96 s; BEEP 1 takes 108,270
-# cycles (statement included), every further beep 105,350 and BEEP 0 55,170; PRINT takes 12,400 cycles, 390 more for each
-# character and 27,000 more when it scrolls the display; LINE 600 for each dot.
+# cycles (statement included), every further beep 105,350 and BEEP 0 55,170; PRINT
+# takes 13,900 cycles, 390 more for each character and 27,000 more when it scrolls.
 PAUSE_CYCLES = 246_800
 FIRST_BEEP_CYCLES = 104_670    # besides the statement's own 3,600
 BEEP_ZERO_CYCLES = 51_570
@@ -40,13 +41,19 @@ BEEP_TAIL = 214
 BEEP_ZERO_TONED = 3_870     # BEEP 0,f,d: no sound, the arguments' time only
 SCROLL_CYCLES = 27_000
 PRINT_CHAR_CYCLES = 390     # each character a PRINT shows (at a CURSOR position too)
+PRINT_AT_CURSOR_SAVING = 2_500  # PRINT at a CURSOR position starts no line (firmware engine:
+                                # CURSOR 5,2:PRINT "*"; 19,940 cycles, CURSOR 5,2 alone 8,490)
 # Measured with the line pointer (interp.LINE_POINTER) on the firmware engine: every item
 # after the first adds about 1,600 cycles, every number shown (USING or not) about 2,000
 # (PRINT S$;S$;S$;S$ 24,980, PRINT USING "##";A;B;A;B 31,770, PRINT A;B 21,830).
 PRINT_ITEM_CYCLES = 1_600
 CURSOR_CELL_SAVING = 2_650  # CURSOR 72 takes 4,760 cycles, CURSOR 2,1 7,980 (firmware)
 PRINT_NUMBER_CYCLES = 2_000
-LINE_DOT_CYCLES = 600       # each dot LINE draws
+LINE_DOT_CYCLES = 470       # each dot LINE draws (firmware engine: 150 dots 92,200
+                            # cycles with the statement, 32 dots 36,800)
+LINE_BOX_DOT_CYCLES = 400   # each dot of a box (B) or a fill (BF)
+GPRINT_NUMBER_CYCLES = 1_900  # each number GPRINT draws (GPRINT I 5,970 cycles with I)
+GPRINT_ITEM_CYCLES = 1_700    # each item after the first (GPRINT "3C7E";I; 7,840)
 HALF = COLS // 2
 TEXT_CURSOR = 0xFD09        # CURSOR x, y (basic_language.md §1.7)
 GRAPHIC_CURSOR = 0xFEE8     # GCURSOR x, y as 16-bit words
@@ -127,6 +134,8 @@ def print_fields(it):
             it.accept(0x3B)
             continue
         value = it.expression()
+        if isinstance(value, bytes):
+            value = value.replace(b"\x00", b"")    # a NUL takes no place (CHR$ 0)
         if it.using is not None:
             segments[-1].append((format_using(it.using, value), not isinstance(value, bytes)))
         elif isinstance(value, bytes):
@@ -140,39 +149,78 @@ def print_fields(it):
             segments.append([])
         elif not it.at_end():
             raise BasicError(SYNTAX)
+    # a list split by `,` takes no `;` and no `,` at its end: PRINT "A";"B","C",
+    # PRINT "X","Y"; and PRINT "X", are ERROR 1 with nothing shown (firmware engine)
+    if len(segments) > 1 and (not segments[-1] or any(len(seg) > 1 for seg in segments)
+                              or open_end):
+        raise BasicError(SYNTAX)
     return segments, open_end
+
+
+def _aligned(number, width):
+    """A right-aligned number as the firmware stores it in the text buffer: a space
+    for the sign of a positive number, NULs before it (they show blank, PEEK sees 0:
+    PRINT 5 leaves 21 NULs and " 5.")."""
+    if number[:1] not in (b"-", b" ") and len(number) < width:
+        number = b" " + number
+    return number.rjust(width, b"\x00")
 
 
 def layout(segments, open_end=False):
     """The text of one PRINT: a lone number (or USING number) right-aligned unless a
     `;` ends the list; with `,` every item gets a 12-character field (cut to it, a
-    number right-aligned), two to a row."""
+    number right-aligned), two to a row. (A number field after another number field
+    is padded with spaces and has no sign place: the firmware stores PRINT 1,2 as
+    NULs, " 1.", spaces, "2.".)"""
     if len(segments) == 1:
         items = segments[0]
         if len(items) == 1 and items[0][1] and not open_end:
-            return items[0][0].rjust(COLS)
+            return _aligned(items[0][0], COLS)
         return b"".join(text for text, _ in items)
-    text = b""
+    text = b"".join(field.ljust(HALF) for field in _fields(segments))
+    return text.ljust(-(-len(text) // COLS) * COLS)     # an odd field fills its row
+
+
+def _fields(segments):
+    """The 12-character fields of a list split by `,`: cut, a number right-aligned."""
+    fields = []
+    after_number = False
     for segment in segments:
         field = b"".join(t for t, _ in segment)[:HALF]
-        if len(segment) == 1 and segment[0][1]:
-            field = field.rjust(HALF)
-        text += field.ljust(HALF)
-    return text.rstrip(b" ")
+        number = len(segment) == 1 and segment[0][1]
+        if number:
+            field = field.rjust(HALF) if after_number else _aligned(field, HALF)
+        after_number = number
+        fields.append(field)
+    return fields
+
+
+def lprint_text(segments, open_end):
+    """What LPRINT sends: PRINT's text without the display's alignment. A lone number
+    keeps its sign place (" 5."), fields are PRINT's with the last one not padded
+    after its text (firmware engine: LPRINT "A","B" sends A, 11 spaces, B)."""
+    if len(segments) > 1:
+        fields = _fields(segments)
+        return b"".join(field.ljust(HALF) for field in fields[:-1]) + fields[-1]
+    items = segments[0]
+    text = b"".join(t for t, _ in items)
+    if len(items) == 1 and items[0][1] and not open_end and text[:1] not in (b"-", b" "):
+        text = b" " + text
+    return text
 
 
 def show(it, text, open_end):
     """Put a PRINT line on the display: at the CURSOR position, or as the next line."""
-    text = text.replace(b"\x00", b"")      # a NUL takes no place (CHR$ 0)
+    text = close_text(text)
     screen = it.screen
     if it.cursor is not None:
         # at the CURSOR position, without clearing the line, going on in the next
         # rows (scrolling) if long; output goes on below
         col, row = it.cursor
-        it.cost += len(text) * PRINT_CHAR_CYCLES
+        it.cost += len(text) * PRINT_CHAR_CYCLES - PRINT_AT_CURSOR_SAVING
         while col + len(text) > COLS:
-            screen.write(row, col, text[:COLS - col])
-            text = text[COLS - col:]
+            head, text = split_row(text, COLS - col)
+            screen.write(row, col, head)
             col = 0
             if row < ROWS - 1:
                 row += 1
@@ -187,18 +235,20 @@ def show(it, text, open_end):
         else:
             it.cursor = None
         return
-    it.cost += len(text) * PRINT_CHAR_CYCLES
+    # (a lone number's right-alignment blanks take no time: PRINT I as PRINT "X";I;
+    # nor do the blanks that fill the row after the last `,` field)
+    it.cost += len(text.strip(b" \x00")) * PRINT_CHAR_CYCLES
     scrolls = screen.scrolls
+    # PRINT writes over what the row holds without blanking it first: a row that
+    # CURSOR filled keeps its tail (firmware engine: "OLDTEXT", then PRINT "N" on
+    # that row, shows NLDTEXT)
     if screen.col == 0:
         screen.begin_line()
-        screen.clear_row(screen.row)
     # text past the end of the row goes on in the next rows
     while screen.col + len(text) > COLS:
-        room = COLS - screen.col
-        screen.write(screen.row, screen.col, text[:room])
-        text = text[room:]
+        head, text = split_row(text, COLS - screen.col)
+        screen.write(screen.row, screen.col, head)
         screen.next_line()
-        screen.clear_row(screen.row)
     screen.write(screen.row, screen.col, text)
     col = screen.col + len(text)
     screen.end_line()
@@ -215,7 +265,7 @@ def display_wait(it):
         it.pending = ("delay", it.wait * WAIT_UNIT)
 
 
-@statement("PRINT", cost=12400)
+@statement("PRINT", cost=13_900)
 def stmt_print(it):
     segments, open_end = print_fields(it)
     if segments == [[]]:
@@ -224,18 +274,42 @@ def stmt_print(it):
     else:
         # at a CURSOR position a lone number is not right-aligned
         items = [number for segment in segments for _text, number in segment]
-        if len(items) > 1 or open_end or it.cursor is not None:
-            it.cost += (len(items) - 1) * PRINT_ITEM_CYCLES + sum(items) * PRINT_NUMBER_CYCLES
-        show(it, layout(segments, open_end or it.cursor is not None), open_end)
+        it.cost += (len(items) - 1) * PRINT_ITEM_CYCLES + sum(items) * PRINT_NUMBER_CYCLES
+        # a lone number is right-aligned only when it starts the row: after
+        # `PRINT "X";` PRINT 5 shows X5. (firmware engine)
+        show(it, layout(segments, open_end or it.cursor is not None or it.screen.col > 0),
+             open_end)
     # the firmware waits after `PRINT "A";` too; the next PRINT continues the line
     display_wait(it)
 
 
-@statement("PAUSE", cost=12400)
+@statement("PAUSE", cost=5_600)      # with PAUSE_CYCLES: PAUSE I 278,800 (firmware)
 def stmt_pause(it):
     segments, open_end = print_fields(it)
-    show(it, layout(segments, open_end), open_end)
+    show(it, layout(segments, open_end or it.screen.col > 0), open_end)
     it.pending = ("delay", PAUSE_CYCLES)
+
+
+# LPRINT with no printer on the 11-pin port (the emulated machine has none) and no
+# OPEN: the firmware skips to the statement's end without evaluating anything (LPRINT
+# 1/0 and LPRINT X$+1 go on too), about 85 cycles for each byte it steps over.
+LPRINT_BYTE_CYCLES = 85
+LPRINT_OPEN_SAVING = 150    # after OPEN: 1,870 cycles from RS dropping to the next
+                            # LPRINT's RS pulse in LPRINT 1:LPRINT 2 (firmware engine)
+
+
+@statement("LPRINT", cost=1800)
+def stmt_lprint(it):
+    """After OPEN the text goes out on the 15-pin port (serial_io.lprint_job)."""
+    if not get_port(it.mem)[1]:
+        start = it.pos
+        it.skip_statement()
+        it.cost += (it.pos - start) * LPRINT_BYTE_CYCLES
+        return
+    segments, open_end = print_fields(it)
+    numbers = sum(number for segment in segments for _text, number in segment)
+    it.cost -= LPRINT_OPEN_SAVING
+    it.pending = ("serial", "lprint", lprint_text(segments, open_end), numbers, not open_end)
 
 
 @statement("USING", cost=1500)
@@ -331,23 +405,34 @@ def stmt_gcursor(it):
 def stmt_gprint(it):
     """Columns of 8 dots at the graphics cursor, whose y is the column's lowest dot;
     a number is one column, a string hex pairs, one column each; `;` joins, `,`
-    leaves a blank column (all as the firmware engine draws them)."""
+    draws a blank column. A GPRINT that does not end in `;` or `,` sends the cursor
+    back to x 0, keeping y (all as the firmware engine draws them and keeps 0xFEE8)."""
     x, y = it.gcursor
+    open_end = False
+    items = 0
     while not it.at_end():
+        open_end = False
         value = it.expression()
+        it.cost += GPRINT_ITEM_CYCLES if items else 0
+        items += 1
         if isinstance(value, bytes):
             if len(value) % 2 or any(c not in b"0123456789ABCDEF" for c in value):
                 raise BasicError(ILLEGAL)
             columns = bytes.fromhex(value.decode("ascii"))
         else:
             columns = bytes([to_int(value, 0, 255)])
+            it.cost += GPRINT_NUMBER_CYCLES
         for bits in columns:
             it.screen.column(x, y - 7, bits)
             x += 1
         if it.accept(0x2C):
+            it.screen.column(x, y - 7, 0)
             x += 1
         elif not it.accept(0x3B):
             break
+        open_end = True
+    if not open_end:
+        x = 0
     it.gcursor = (x, y)
     set_word(it.mem, GRAPHIC_CURSOR, x)
     display_wait(it)            # like PRINT: with no WAIT it waits for ENTER
@@ -362,12 +447,16 @@ def stmt_pset(it):
             raise BasicError(SYNTAX)
         mode = 2
     it.screen.set_dot(x, y, mode)
+    # each PSET, PRESET and LINE waits as PRINT does (ENTER with no WAIT, WAIT n
+    # units with WAIT n), in programs and typed in RUN mode (firmware engine)
+    display_wait(it)
 
 
 @statement("PRESET", cost=7500)
 def stmt_preset(it):
     x, y = point(it)
     it.screen.set_dot(x, y, 0)
+    display_wait(it)
 
 
 def draw_line(screen, x1, y1, x2, y2, mode, pattern, count, skip_first=False,
@@ -400,7 +489,7 @@ def _toward_start(num, den):
     return sign * ((2 * abs(num) + den - 1) // (2 * den))
 
 
-@statement("LINE", cost=10000)
+@statement("LINE", cost=15_800)
 def stmt_line(it):
     """LINE [(x1,y1)]-(x2,y2)[,S|R|X][,pattern][,B|BF]."""
     start = point(it) if it.peek() == 0x28 else it.line_end
@@ -438,7 +527,6 @@ def stmt_line(it):
         count = 0           # the pattern runs on from row to row
         for y in range(min(y1, y2), max(y1, y2) + 1):
             count = draw_line(screen, x1, y, x2, y, mode, pattern, count)
-        count //= 3                 # a fill is cheaper per dot (estimate)
     elif box == "B":
         count = draw_line(screen, x1, y1, x2, y1, mode, pattern, 0)
         count = draw_line(screen, x2, y1, x2, y2, mode, pattern, count, skip_first=True)
@@ -447,10 +535,11 @@ def stmt_line(it):
                           skip_last=True)
     else:
         count = draw_line(screen, x1, y1, x2, y2, mode, pattern, 0)
-    it.cost += count * LINE_DOT_CYCLES
+    it.cost += count * (LINE_BOX_DOT_CYCLES if box else LINE_DOT_CYCLES)
     it.line_end = (x2, y2)
     set_word(it.mem, LINE_END, x2)
     set_word(it.mem, LINE_END + 2, y2)
+    display_wait(it)
 
 
 # ---------------------------------------------------------------- sound
@@ -459,7 +548,7 @@ def stmt_line(it):
 def stmt_beep(it):
     """BEEP n[,f,d]: the engine sounds it while the time passes. With f the beeps'
     length and timing are the firmware's (the pitch is the buzzer's 4 kHz); BEEP n
-    alone keeps the earlier 0.1 s tones."""
+    alone sounds 0.2 s tones (sound.TONE_CYCLES)."""
     count = it.integer(0, 65535)
     tone = duration = None
     if it.accept(0x2C):

@@ -42,6 +42,9 @@ class Program:
         self.mem = mem
         self._lines = None          # {number: address}, rebuilt after any change
         self._lines_key = None
+        self._sorted = True         # the line numbers rise along the chain
+        self.current_line = lambda: None    # address of the line being run (the
+                                            # interpreter sets it): find() needs it
 
     # ------------------------------------------------------------ pointers
 
@@ -93,32 +96,82 @@ class Program:
 
     # ------------------------------------------------------------ lines
 
-    def lines(self):
-        """(number, address) of every line in order. A damaged program ends the walk
-        where its bytes stop making sense instead of raising."""
+    def lines(self, addr=None):
+        """(number, address) of every line in order (from the line at `addr`). A
+        damaged program ends the walk where its bytes stop making sense instead of
+        raising."""
         mem = self.mem
-        addr = self.start + 1
+        if addr is None:
+            addr = self.start + 1
         end = min(self.end, 0xFFF0)
         while addr < end and mem[addr] != END_MARK:
             yield (mem[addr] << 8 | mem[addr + 1]), addr
             addr += 3 + mem[addr + 2]
 
     def _index(self):
-        key = (self.start, self.end)
+        key = self.mem[START_PTR:END_PTR + 2]      # both pointers
         if self._lines is None or key != self._lines_key:
             index = {}
+            order = {}
+            last = -1
+            self._sorted = True
             for number, addr in self.lines():
                 index.setdefault(number, addr)
+                order.setdefault(number, len(order))
+                self._sorted = self._sorted and number > last
+                last = number
             self._lines = index
+            self._order = order
             self._lines_key = key
         return self._lines
+
+    def lines_passed(self, number, here):
+        """How many lines the firmware's line search (see _search) steps over to reach
+        line `number` when line `here` runs: counted from `here` for a later line,
+        else from the first line. Jumps take time for each (costs.LINE_SEARCH)."""
+        self._index()
+        return self._passed(number, here)
+
+    def _passed(self, number, here):
+        order = self._order
+        target = order.get(number, 0)
+        start = order.get(here, 0) if here < number else 0
+        return max(0, target - start)
+
+    def locate(self, number, here):
+        """find(number) and lines_passed(number, here) with one look at the index: the
+        jump path (GOTO, GOSUB, THEN n) runs this for every jump."""
+        lines = self._index()
+        addr = lines.get(number) if self._sorted else self._search(number)
+        if addr is None:
+            raise BasicError(LINE)
+        return addr, self._passed(number, here)
 
     def find(self, number):
         """Address of line `number`; ERROR 4 if there is none."""
         addr = self._index().get(number)
+        if not self._sorted:
+            addr = self._search(number)
         if addr is None:
             raise BasicError(LINE)
         return addr
+
+    def _search(self, number):
+        """The firmware's search, which only differs from the index when POKEs broke
+        the order of the lines: it starts at the line being run if `number` is higher
+        than that line's, else at the first line, and stops at the first line numbered
+        `number` or more (found on the firmware engine: with line 20 renumbered 99,
+        GOTO 40 from line 50 is ERROR 4, and GOSUB 99 from line 50 too)."""
+        mem = self.mem
+        here = self.current_line()
+        start = None
+        if here is not None and self.start < here < self.end \
+                and (mem[here] << 8 | mem[here + 1]) < number:
+            start = here
+        for n, addr in self.lines(start):
+            if n >= number:
+                return addr if n == number else None
+        return None
 
     def first_from(self, number):
         """Address of the first line numbered `number` or more, None past the end."""

@@ -21,6 +21,7 @@ WIDTH, HEIGHT = 150, 32
 ROWS, COLS = 4, 24
 TEXT_BUFFER = 0xFD80
 TEXT_X0 = 6                 # the first dot column a text cell uses
+SPACE, NUL = 0x20, 0x00     # the two blanks the text buffer holds
 SYMBOL_BYTE = 0x303C
 SYMBOL_BITS = {"SHIFT": 0x01, "DEF": 0x02, "RUN": 0x10, "PRO": 0x20,
                "JAPAN": 0x40, "SML": 0x80}
@@ -39,6 +40,39 @@ CELL_COLUMNS = tuple(tuple(tuple(column_address(6 + 6 * c + i, line) for i in ra
                            for c in range(COLS)) for line in range(ROWS))
 
 
+def wide_starts(data):
+    """The offsets in `data` where two-byte characters start: a lead byte
+    (font.LEAD_BYTES) takes whatever byte follows it, even another lead byte."""
+    if font.LEAD_BYTES.isdisjoint(data):
+        return []
+    starts = []
+    i = 0
+    while i < len(data) - 1:
+        if data[i] in font.LEAD_BYTES:
+            starts.append(i)
+            i += 2
+        else:
+            i += 1
+    return starts
+
+
+def close_text(data):
+    """PRINT's text as the firmware stores it: a lead byte with nothing after it
+    becomes a space (firmware engine: PRINT "A";CHR$ 129 leaves 41 20)."""
+    if data and data[-1] in font.LEAD_BYTES and len(data) - 2 not in wide_starts(data):
+        return data[:-1] + b" "
+    return data
+
+
+def split_row(data, room):
+    """`data` cut where a row with `room` cells ends: (this row, the rest). A two-byte
+    character never straddles rows: if it would, its cell here stays a space and it
+    starts the next row (firmware engine)."""
+    if room - 1 in wide_starts(data):
+        return data[:room - 1] + b" ", data[room - 1:]
+    return data[:room], data[room:]
+
+
 class Screen:
     """Text output, scrolling, dots and status symbols over `mem` (64 KiB)."""
 
@@ -51,31 +85,39 @@ class Screen:
 
     # ------------------------------------------------------------ characters
 
-    def put(self, row, col, code):
-        """Show character `code` in cell (row, col) and keep it in the buffer."""
+    def put(self, row, col, code, glyph=None):
+        """Show character `code` in cell (row, col) (drawn as `glyph` if given) and
+        keep it in the buffer."""
         mem = self.mem
         mem[TEXT_BUFFER + row * COLS + col] = code
-        for addr, bits in zip(CELL_COLUMNS[row][col], font.GLYPHS[code]):
+        dots = font.GLYPHS[code if glyph is None else glyph]
+        for addr, bits in zip(CELL_COLUMNS[row][col], dots):
             mem[addr] = bits
             mem[addr + MIRROR] = bits
 
     def write(self, row, col, data):
-        """Write bytes from (row, col), clipped at the end of the line."""
-        for offset, code in enumerate(data[:max(0, COLS - col)]):
-            self.put(row, col + offset, code)
+        """Write bytes from (row, col), clipped at the end of the line. A two-byte
+        character keeps its bytes in the buffer and shows font.WIDE_GLYPH twice."""
+        data = data[:max(0, COLS - col)]
+        wide = {cell for start in wide_starts(data) for cell in (start, start + 1)}
+        for offset, code in enumerate(data):
+            self.put(row, col + offset, code, font.WIDE_GLYPH if offset in wide else None)
 
-    def show_line(self, row, data, right=False):
-        """Replace line `row` with `data`, left- or right-aligned."""
+    def show_line(self, row, data, right=False, fill=SPACE):
+        """Replace line `row` with `data`, left- or right-aligned; the buffer's other
+        cells get `fill`."""
         data = bytes(data[-COLS:] if right else data[:COLS])
-        self.clear_row(row)
+        self.clear_row(row, fill=fill)
         self.write(row, COLS - len(data) if right else 0, data)
 
-    def clear_row(self, row, first=TEXT_X0):
+    def clear_row(self, row, first=TEXT_X0, fill=SPACE):
         """Blank a text line: its cells and gaps, x 6-149 (the firmware leaves the
-        dots in columns 0-5, which text never uses)."""
+        dots in columns 0-5, which text never uses). The buffer gets `fill`: spaces
+        for CLS and prompts, NUL where the firmware pads typed lines, listings and
+        program messages (both show blank)."""
         mem = self.mem
         base = TEXT_BUFFER + row * COLS
-        mem[base:base + COLS] = b" " * COLS
+        mem[base:base + COLS] = bytes((fill,)) * COLS
         for addr in LINE_COLUMNS[row][first:]:
             mem[addr] = 0
             mem[addr + MIRROR] = 0
@@ -119,6 +161,14 @@ class Screen:
 
     def char_at(self, row, col):
         return self.mem[TEXT_BUFFER + row * COLS + col]
+
+    def last_text_row(self):
+        """The lowest row that shows a character (-1 if none does)."""
+        for row in range(ROWS - 1, -1, -1):
+            base = TEXT_BUFFER + row * COLS
+            if any(code not in (SPACE, NUL) for code in self.mem[base:base + COLS]):
+                return row
+        return -1
 
     def text(self):
         """The four lines as strings (special characters as Unicode)."""

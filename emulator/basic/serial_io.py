@@ -27,9 +27,17 @@ The engine runs a transfer as a job (a generator that yields the cycles to wait)
 in its own engine state SERIAL; `progress()` makes machine.now() exact meanwhile.
 A snapshot taken during a transfer does not keep the job.
 
-Not yet here, though the firmware has them after OPEN: INPUT #1 var[,var] (raises RR,
-reads a line per variable), PRINT #1 var (sends "0.000000000E00" + line end with RS),
-LPRINT (" 5." + line end) and LLIST on the SIO, and the OPEN$ function.
+LPRINT on the open port (firmware engine, machine.sio at the far end) sends what PRINT
+would store for its items, without the display's alignment: LPRINT 5 sends " 5." and
+the line end, LPRINT "A",1 "A", 11 spaces, 9 NULs, " 1."; a `;` at the end sends no
+line end. It pulses RS, raises it for the bytes (each waits for CS) and drops it after
+them. A program that ends (END, or past its last line) and RUN close the port; an
+error or STOP leaves it open. CLOSE and END leave bit 6 of the latch set and RUN
+clears it (end_latch); ER stays as OPEN left it, low if there was no OPEN.
+Without OPEN, LPRINT skips its statement (output.py).
+
+PRINT #1 and INPUT #1 do nothing visible on the firmware engine, even after OPEN.
+Not yet here: LLIST on the SIO and the OPEN$ function.
 """
 
 import re
@@ -63,6 +71,16 @@ POLL = 40                   # cycles between reads of INB while waiting for CS, 
 RD_POLL = 20                # ... and for a start bit
 FIRST_LINE = -1364          # first line: RS to its first start bit = this + SAVE_LINE
 RR_DELAY = 400              # LOAD: ER write -> RR (when CD is high)
+# LPRINT (firmware engine, 1200 baud): RS pulses for 55-108 cycles, then rises for good
+# after 3,540 cycles + 224 a character + 1,930 a number (+ 270 without a line end); the
+# first start bit 298 cycles later; a start bit 179 cycles after the previous frame's
+# end (CR 270, LF 65); RS drops 127 cycles after a line end's frame, 155 after another.
+LPRINT_PULSE = 100
+LPRINT_LEAD, LPRINT_CHAR, LPRINT_NUMBER, LPRINT_OPEN_END = 3_540, 224, 1_930, 270
+LPRINT_FIRST = 298
+LPRINT_GAP = {0x0D: 270, 0x0A: 65}
+LPRINT_GAP_OTHER = 179
+LPRINT_DROP_EOL, LPRINT_DROP_OTHER = 127, 155
 EOL_CODES = {"C": 0x0D, "F": 0x0A, "L": 0x0A}
 EOL_BYTES = {"C": b"\r", "F": b"\n", "L": b"\r\n"}
 MAX_TEXT = 80
@@ -75,6 +93,10 @@ DEFAULT_PORT = ((1200, "N", 8, 1, "A", "C", 0x1A), False)
 # OPEN has run, bit 0 the port is open; then baud / 100, parity, data bits, stop
 # bits, end-of-line letter, end-of-file code.
 PORT_RAM = 0x2CB0
+# The firmware's copy of the lines it holds up between transfers (ER once OPEN raised
+# it), nibbles swapped; a job's end, CLOSE, END and RUN write it back to the latch.
+LATCH_SHADOW = 0x2CBE
+LATCH_BIT6 = 0x40           # CLOSE and END leave it set, RUN clears it (no SIO pin)
 
 # Cycles per line feature (see features()): constant, digits of the line number,
 # keywords, sum of their keyword-table indexes, other letters, other characters,
@@ -192,6 +214,27 @@ def parse_open(text, settings):
     return tuple(new)
 
 
+def close_port(mem):
+    """The port closed (its settings kept), as a program's end and RUN leave it."""
+    settings, is_open = get_port(mem)
+    if is_open:
+        set_port(mem, settings, False)
+
+
+def held_lines(mem):
+    """The latch bits the firmware's shadow byte holds: ER after the first OPEN."""
+    return ER if mem[LATCH_SHADOW] & ER << 4 else 0
+
+
+def end_latch(engine, run=False):
+    """END leaves the held lines and bit 6 in the latch (the firmware writes the lines,
+    then ~24,300 cycles later them and bit 6, inside END's time: one write here, at
+    END's start). RUN's writes end with the held lines alone."""
+    pins = _Pins(engine)
+    lines = held_lines(engine.mem)
+    pins.latch(lines if run else lines | LATCH_BIT6)
+
+
 def get_port(mem):
     """(settings, is_open) from RAM; the defaults before the first OPEN."""
     data = mem[PORT_RAM:PORT_RAM + 7]
@@ -302,10 +345,10 @@ class SerialMixin:
         """Cycles of the current run() call so far, for machine.now()."""
         return self.sio_offset
 
-    def _serial_start(self, kind):
+    def _serial_start(self, kind, *args):
         settings, _ = get_port(self.mem)
         job = JOBS[kind]
-        self._sio_job = [job(self, settings), 0]
+        self._sio_job = [job(self, settings, *args), 0]
         self.state = SERIAL
 
     def _serial_run(self, budget, offset):
@@ -375,6 +418,19 @@ def _frame_levels(value, bits, parity, stops):
     return levels
 
 
+def _send_frame(pins, value, bit, bits, parity, stops):
+    """One frame on SD; SD goes back to mark a little early for the stop bit(s)."""
+    frame = (1 + bits + (parity != "N") + stops) * bit
+    levels = _frame_levels(value & ((1 << bits) - 1), bits, parity, stops)
+    for level in levels[:-1]:
+        pins.sd(level)
+        yield bit
+    pins.sd(levels[-1])
+    yield bit - STOP_EARLY
+    pins.sd(0)                                      # stop bit(s): mark
+    yield frame - len(levels) * bit + STOP_EARLY
+
+
 def open_job(engine, settings, cleared=False):
     """OPEN: ER (after clearing the latch when OPEN has a string)."""
     pins = _Pins(engine)
@@ -382,14 +438,18 @@ def open_job(engine, settings, cleared=False):
         pins.latch(0)
         yield OPEN_ER
     pins.latch(ER)
+    for base in (LATCH_SHADOW, LATCH_SHADOW ^ 0x100):   # (the block's mirror)
+        engine.mem[base] = ER << 4
 
 
 def close_job(engine, settings):
-    """CLOSE writes the latch twice and leaves ER high."""
+    """CLOSE writes the latch twice: the held lines (ER stays high after OPEN, low
+    without one), then them and bit 6."""
     pins = _Pins(engine)
-    pins.latch(ER)
+    lines = held_lines(engine.mem)
+    pins.latch(lines)
     yield CLOSE_LATCH
-    pins.latch(ER | 0x40)
+    pins.latch(lines | LATCH_BIT6)
 
 
 def save_job(engine, settings):
@@ -425,16 +485,33 @@ def save_job(engine, settings):
         yield max(wait - sent, 1)
         while not pins.inb() & IB_CS:               # the host is not ready
             yield POLL
-        levels = _frame_levels(value & ((1 << bits) - 1), bits, parity, stops)
-        for level in levels[:-1]:
-            pins.sd(level)
-            yield bit
-        pins.sd(levels[-1])
-        yield bit - STOP_EARLY
-        pins.sd(0)                                  # stop bit(s): mark
-        yield frame - len(levels) * bit + STOP_EARLY
+        yield from _send_frame(pins, value, bit, bits, parity, stops)
         sent = frame
     yield RS_DROP
+    pins.latch(ER)
+
+
+def lprint_job(engine, settings, text, numbers, newline):
+    """LPRINT: `text` (then the line end if `newline`) with RS, each byte once CS is
+    high; `numbers` is how many numbers it formatted (they take time first)."""
+    baud, parity, bits, stops, _code, eol, _eof = settings
+    pins = _Pins(engine)
+    bit = BIT_CYCLES[baud]
+    data = text + (EOL_BYTES[eol] if newline else b"")
+    pins.latch(ER | RS)
+    yield LPRINT_PULSE
+    pins.latch(ER)
+    if not data:
+        return
+    yield (LPRINT_LEAD + LPRINT_CHAR * len(text) + LPRINT_NUMBER * numbers
+           + (0 if newline else LPRINT_OPEN_END))
+    pins.latch(ER | RS)
+    for index, value in enumerate(data):
+        yield LPRINT_GAP.get(value, LPRINT_GAP_OTHER) if index else LPRINT_FIRST
+        while not pins.inb() & IB_CS:               # the host is not ready
+            yield POLL
+        yield from _send_frame(pins, value, bit, bits, parity, stops)
+    yield LPRINT_DROP_EOL if newline else LPRINT_DROP_OTHER
     pins.latch(ER)
 
 
@@ -501,4 +578,4 @@ def _store(engine, data):
 
 
 JOBS = {"open": open_job, "open ": lambda engine, settings: open_job(engine, settings, True),
-        "close": close_job, "load": load_job, "save": save_job}
+        "close": close_job, "load": load_job, "save": save_job, "lprint": lprint_job}

@@ -1,7 +1,7 @@
 """BEEP on the machine's buzzer: while a BEEP's time passes, 4 kHz tones (Xout mode
 3, one of the ROM's two buzzer frequencies) start at each beep's time."""
 
-TONE_CYCLES = 25_600        # a BEEP's tone (0.1 s, assumed)
+TONE_CYCLES = 52_176        # a BEEP n tone: 0.2 s (1632 edges) on the firmware engine
 HALF_PERIOD = 32            # of the 4 kHz wave (Xout mode 3)
 
 

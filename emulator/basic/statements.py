@@ -5,9 +5,10 @@ handler starts after the keyword token and must leave `pos` at the statement's e
 (':' or 0x0D) or jump. Display, graphics and input statements are in output.py.
 """
 
-from . import bcd
+from . import bcd, costs
 from .errors import LINE, NESTING, OTHER, SYNTAX, BasicError
 from .interp import FORLoop, statement
+from .serial_io import end_latch
 from .tokens import CODES
 
 _GOTO, _GOSUB, _THEN = CODES["GOTO"], CODES["GOSUB"], CODES["THEN"]
@@ -21,14 +22,15 @@ def stmt_let(it):
 
 @statement("GOTO", cost=1900)
 def stmt_goto(it):
-    it.jump(it.target())
+    # `GOTO 45:END` is ERROR 1 (firmware engine)
+    it.jump(it.target(), line_end=True)
 
 
 @statement("GOSUB", cost=2100)
 def stmt_gosub(it):
     target = it.target()
     it.push_return()
-    it.jump(target)
+    it.jump(target, costs.GOSUB_LINE_SEARCH)
 
 
 @statement("RETURN", cost=1450)
@@ -60,24 +62,29 @@ def stmt_on(it):
         return
     if gosub:
         it.push_return()
-    it.jump(chosen)
+    it.jump(chosen, costs.GOSUB_LINE_SEARCH if gosub else costs.LINE_SEARCH)
 
 
-@statement("IF", cost=1400)
+@statement("IF", cost=2060)
 def stmt_if(it):
     """IF c THEN line|label|keyword statement, IF c GOTO line, IF c statement. A
-    false condition skips the rest of the line."""
+    false condition skips the rest of the line. Without THEN a keyword must follow
+    the condition: `IF 1 A=1`, `IF A$="X" B=1` and `IF 1` alone are ERROR 1 on the
+    firmware engine, true or false."""
     condition = it.expression()
     if isinstance(condition, bytes):
         raise BasicError(OTHER)
+    then = it.accept_token(_THEN)
+    if not then and it.peek() != 0xFE:
+        raise BasicError(SYNTAX)
     if not condition:
         it.skip_line()
         return
-    if it.accept_token(_THEN):
+    if then:
         # after THEN a keyword starts a statement; anything else is a line number or
         # label, so `THEN B=6` jumps to line (B=6): ERROR 4 on the firmware engine
         if it.peek() != 0xFE:
-            it.jump(it.target())
+            it.jump(it.target(), line_end=True)     # as GOTO: `THEN 45:END` is ERROR 1
             return
     # run the statement after THEN (or after the condition) as a fresh statement
     it.jumped = True
@@ -107,8 +114,11 @@ def stmt_next(it):
     it.next_loop(it.variable(create=True))
 
 
-@statement("END", cost=1000)
+# END takes about 25,000 cycles more than running off the program's end (which costs
+# interp.PROGRAM_END_COST) on the firmware engine.
+@statement("END", cost=41_600)
 def stmt_end(it):
+    end_latch(it.host)          # the SIO latch's bit 6, as CLOSE leaves it
     it.finish()
 
 
@@ -160,7 +170,12 @@ def stmt_restore(it):
     it.data_pos = addr + 3
 
 
-@statement("DIM", cost=4000)
+# DIM clears the array's bytes: about 47 cycles each on the firmware engine (DIM B(255)
+# 97,000 cycles more than DIM B(1), DIM B(50,50) 981,000 more).
+DIM_BYTE_CYCLES = 47
+
+
+@statement("DIM", cost=5500)
 def stmt_dim(it):
     while True:
         if it.peek() not in range(0x41, 0x5B):
@@ -178,7 +193,9 @@ def stmt_dim(it):
             dims.append(it.integer(0, 255))
         it.expect(0x29)
         length = it.integer(1, 255) if is_str and it.accept(0x2A) else None
+        before = it.vars.dim_pointer()
         it.vars.dim(name, is_str, dims, length)
+        it.cost += (before - it.vars.dim_pointer()) * DIM_BYTE_CYCLES
         if not it.accept(0x2C):
             return
 
@@ -208,7 +225,7 @@ def stmt_call(it):
 
 @statement("RANDOM", cost=1500)
 def stmt_random(it):
-    it.seed(it.host.now() * 2654435761 + 1)
+    it.randomize(it.host.key_wait_count())
 
 
 @statement("DEGREE", cost=800)
@@ -257,8 +274,9 @@ def command_only(it):
         raise BasicError(SYNTAX)
 
 
-# The firmware engine shows a program's first output about 0.4 s after RUN ENTER.
-@statement("RUN", cost=115_000)
+# The firmware engine shows a program's first output (PRINT "X") 113,000 cycles after
+# the press of ENTER on RUN: enter.ENTER_CYCLES, this and the PRINT.
+@statement("RUN", cost=44_700)
 def stmt_run(it):
     command_only(it)
     addr = None

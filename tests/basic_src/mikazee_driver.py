@@ -19,6 +19,7 @@ with few columns make short games; dice are forced by poking the fixed variables
 (8 BCD bytes, 00 00 d0 00 00 00 00 00 for a die d) before ENTER books them.
 """
 
+import bisect
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,6 +108,8 @@ class Mikazee:
         self.lines = []
         self.beeped = False
         self.keys = 0
+        self._starts = (None, [])  # (self.lines, their start addresses) for current_line
+        self._shown = (None, None)  # (display RAM, its text): the LCD is decoded only on a change
 
     # -- program and memory --------------------------------------------------------------
     def load(self, image=None):
@@ -133,10 +136,14 @@ class Mikazee:
         return out
 
     def current_line(self):
+        """The number of the line the firmware's pointer is in (looked up by bisection: this
+        runs every time slice while waiting)."""
         ptr = self.m.peek_word(LINE_POINTER)
-        for start, end, number in self.lines:
-            if start <= ptr < end:
-                return number
+        if self._starts[0] is not self.lines:
+            self._starts = (self.lines, [start for start, _, _ in self.lines])
+        i = bisect.bisect_right(self._starts[1], ptr) - 1
+        if i >= 0 and ptr < self.lines[i][1]:
+            return self.lines[i][2]
         return None
 
     def poke_dice(self, dice):
@@ -147,7 +154,10 @@ class Mikazee:
                 self.m.poke(addr + k, byte)
 
     def screen(self):
-        return self.m.screen_text()
+        raw = bytes(self.m.mem[kd.DISPLAY_RAM])
+        if raw != self._shown[0]:
+            self._shown = (raw, self.m.screen_text())
+        return list(self._shown[1])
 
     def game(self, finished=False):
         return parse_game(self.screen(), finished)
@@ -197,8 +207,11 @@ class Mikazee:
         self.m.type_keys(text + "{ENTER}")
 
     def start(self):
-        """DEF M; returns at the menu."""
+        """DEF M; returns at the menu. (After a BREAK in the key loop the line pointer is still
+        in that line until the program runs, so the menu's text is waited for first.)"""
         self.m.type_keys("{DEF}M")
+        self.run_until(lambda: self.screen()[0].startswith("MIKAZEE SET") or self._errored(),
+                       30, "the menu")
         self.wait_ready()
         if not self.screen()[0].startswith("MIKAZEE SET"):
             raise DriverError(f"no menu: {self.screen()}")

@@ -3,16 +3,18 @@
 The sheet the program keeps (SL$(0..18), the text of every sheet row, which is what the
 window shows) is compared with mikazee_model after every move, the window on the LCD with
 SL$, and the score on line 1 with the model's final-score formula. Dice are poked into
-A-E before ENTER books them (mikazee_driver). A full game costs minutes of emulated time,
-so the end-of-game tests put a model sheet with a few empty cells into the program's
-variables (Mikazee.set_sheet) and play the last turns; rule sets are edited with the
-program's editor or poked into their card records.
+A-E before ENTER books them (mikazee_driver). These tests look at single situations: the
+end-of-game ones put a model sheet with a few empty cells into the program's variables
+(Mikazee.set_sheet) and play the last turns; whole games are in
+test_mikazee_whole_games.py. Rule sets are edited with the program's editor or poked into
+their card records.
 """
 
 import pytest
 
 import mikazee_model as mm
 from emulator.machine import PC1360
+from mikazee_player import book, check_sheet, refused, reroll, selected, write_set
 
 md = pytest.importorskip("mikazee_driver", exc_type=ImportError)
 
@@ -66,70 +68,6 @@ def new_game(g, set_index=0):
     return screen
 
 
-def check_sheet(g, sheet, score=True):
-    """SL$ is the model's sheet; the window shows SL$; line 1 shows the score."""
-    n = sheet.n
-    for row in range(19):
-        expected = sheet.row_text(row)
-        if n < 5:
-            expected = expected.ljust(20)
-        assert g.get_string("SL", row) == expected, (mm.LABELS[row], g.get_string("SL", row))
-    top, left = g.get_number("V"), g.get_number("U")
-    rows = g.screen()
-    for i in range(3):
-        row = top + i
-        text = (mm.LABELS[row].ljust(3) + g.get_string("SL", row)[4 * left - 4:4 * left + 16])
-        shown = rows[1 + i][:23]
-        column, line = g.cursor
-        if line == row:
-            at = 3 + 4 * (column - left)
-            text = text[:at] + ">" + text[at + 1:]
-        assert shown == text.ljust(23), (rows, text)
-    if score:
-        assert g.game().score == sheet.score(), g.screen()
-
-
-def book(g, sheet, column, row, dice, roll=None):
-    """Move the cursor to (column, row), poke the dice, ENTER: the move is booked."""
-    g.move_to(column, row, sheet.n)
-    screen = g.game()
-    roll = screen.roll if roll is None else roll
-    g.poke_dice(dice)
-    g.key("ENTER")
-    assert g.beeped
-    points = sheet.book(column, row, dice, roll)
-    return points
-
-
-def refused(g, sheet, column, row, message):
-    g.move_to(column, row, sheet.n)
-    before = g.screen()
-    g.key("ENTER")
-    assert g.beeped
-    rows = g.screen()
-    assert rows[3].startswith(message), rows
-    assert rows[0] == before[0]  # same turn, same dice
-    roll = g.game().roll
-    check = sheet.check(column, row, roll)
-    assert mm.MESSAGES.get(check) == message
-
-
-def reroll(g, positions):
-    before = g.game()
-    for pos in positions:
-        g.key(str(pos))
-        assert g.beeped
-    chosen = g.game()
-    assert all(chosen.dice[p - 1] is None for p in positions), chosen.rows
-    g.key("ENTER")
-    after = g.game()
-    assert after.roll == before.roll + 1
-    for i in range(5):
-        if i + 1 not in positions:
-            assert after.dice[i] == before.dice[i]
-    return after
-
-
 def put_sheet(g, sheet):
     """set_sheet, then UP (wrapping to the last row) so that the program redraws the whole
     window (after a move it redraws only the row it changed)."""
@@ -137,15 +75,6 @@ def put_sheet(g, sheet):
     g.key("UP")
     column, row = g.cursor
     g.cursor = (column, (row - 1) % 19)
-
-
-def write_set(g, slot, name, rules, top=mm.EMPTY_TOP):
-    """Poke a rule set and its top 10 into the card records (REM lines 2901-2908)."""
-    for number, text in ((md.DATA_LINES[2 * slot], mm.encode_rules(name, rules)),
-                         (md.DATA_LINES[2 * slot + 1], mm.encode_top(top))):
-        start = next(s for s, _, n in g.lines if n == number)
-        for i, ch in enumerate(text):
-            g.m.poke(start + 5 + i, ord(ch))
 
 
 def near_end(rules, empty, seed=1):
@@ -158,13 +87,6 @@ def near_end(rules, empty, seed=1):
             if (c, r) not in empty:
                 sheet.cells[c][r] = (r + 1) * rnd.randint(1, 4) if r < 6 else rnd.choice([0, 20, 25, 30])
     return sheet
-
-
-def selected(g):
-    """(field name, value) of the editor line marked with '>'."""
-    rows = [row for row in g.screen()[1:] if row.startswith(">")]
-    assert len(rows) == 1, g.screen()
-    return rows[0][1:17].strip(), rows[0][17:].strip()
 
 
 # -- the tests ----------------------------------------------------------------------------
@@ -446,9 +368,6 @@ def test_top_ten_survives_kniffel_clear_and_power_off(g, request):
 
 
 def test_rule_set_to_tape_and_back(g, request):
-    if g.m.engine.name == "builtin":
-        request.applymarker(pytest.mark.xfail(
-            strict=True, reason="PRINT#/INPUT# to tape are not in the built-in engine yet"))
     """O writes the set shown with PRINT#; L (J) reads it into another set with INPUT#:
     the firmware's own cassette routines through the emulated recorder (Xout recorded,
     played back into Xin)."""

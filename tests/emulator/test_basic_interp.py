@@ -228,11 +228,13 @@ def test_input_assigns_typed_values():
     machine, engine = machine_with('10 INPUT "N?";N,A$:B=N*2')
     engine.start()
     engine.run(50000)
+    # held 45 ms, and the next key only when the last one is done (a key pressed
+    # while the firmware still handles the previous one is lost, as on the ROM)
     for key in ["4", "2", "ENTER", "H", "I", "ENTER"]:
         machine.keyboard.pressed.add(key)
-        engine.run(2560)
+        engine.run(11_520)
         machine.keyboard.pressed.discard(key)
-        engine.run(2560)
+        engine.run(80_000)
     engine.run(100000)
     assert num(engine, "B") == 84 and text(engine, "A") == b"HI"
 
@@ -268,13 +270,54 @@ def test_rnd_ranges_and_random_reseeds():
     assert 1 <= num(engine, "M") <= num(engine, "X") <= 6 and num(engine, "E") == 0
 
 
+@pytest.mark.parametrize("seed, count, after", [
+    # seeds read on the firmware engine at 0xFDE0 after RANDOM (count from its X register)
+    ("0010572957795131", 21, "9992767386150471"),       # the seed after the CLEAR question
+    ("9992767386150471", 21, "9993706475106751"),       # RANDOM: RANDOM
+    ("0010572957795131", 105, "9993836930752401"),
+    ("0000000000000000", 37, "9990000000000001"),       # a zero seed: the count drops out
+])
+def test_random_multiplies_the_seed_by_the_key_wait_count(seed, count, after):
+    _machine, engine = machine_with("10 END")
+    mem = engine.interp.mem
+    mem[0xFDE0:0xFDE8] = bytes.fromhex(seed)
+    engine.interp.randomize(count)
+    assert bytes(mem[0xFDE0:0xFDE8]).hex() == after
+
+
+@pytest.mark.parametrize("seed, after", [
+    # 0xFDE0 on the firmware engine after each X=RND .5 from a POKEd seed
+    ("9990000000000001", ["9890200000000001", "9994600000000021", "9993800000000401"]),
+    ("9990004000000000", ["9980920000000001", "9991160000000001", "9993680000000021"]),
+    ("9990000000043478", ["9930999990000001", "9992999770000001", "9992994710000001"]),
+    ("0010572957795131", ["9993178029288001", "9994094673624021", "9992177493352481"]),
+])
+def test_rnd_stores_a_small_product_normalized(seed, after):
+    _machine, engine = machine_with("10 END")
+    mem = engine.interp.mem
+    mem[0xFDE0:0xFDE8] = bytes.fromhex(seed)
+    seen = []
+    for _ in after:
+        engine.interp.random_fraction()
+        seen.append(bytes(mem[0xFDE0:0xFDE8]).hex())
+    assert seen == after
+
+
+def test_random_survives_a_seed_with_non_decimal_nibbles():
+    _machine, engine = machine_with("10 POKE &FDE2,255:RANDOM:A=RND 6")
+    engine.start()
+    engine.run(500_000)
+    assert not engine.internal_errors and 1 <= num(engine, "A") <= 6
+
+
 def test_angle_modes():
     engine = run("10 A=SIN 90:RADIAN:B=COS PI:GRAD:C=SIN 100:DEGREE:D=ATN 1")
     assert [num(engine, c) for c in "ABCD"] == [1, -1, 1, 45]
 
 
 def test_graphics():
-    engine = run("10 PSET (1,1):PSET (2,2):PRESET (2,2):A=POINT(1,1)+POINT(2,2)\n"
+    # (WAIT 0 first: with no WAIT each PSET, PRESET and LINE waits for ENTER)
+    engine = run("10 WAIT 0:PSET (1,1):PSET (2,2):PRESET (2,2):A=POINT(1,1)+POINT(2,2)\n"
                  "20 LINE (10,0)-(10,9),B:B=POINT(10,5)\n"
-                 '30 WAIT 0:GCURSOR (20,7):GPRINT "FF01";3:C=POINT(20,0)+POINT(21,0)+POINT(22,1)')
+                 '30 GCURSOR (20,7):GPRINT "FF01";3:C=POINT(20,0)+POINT(21,0)+POINT(22,1)')
     assert num(engine, "A") == 1 and num(engine, "B") == 1 and num(engine, "C") == 3

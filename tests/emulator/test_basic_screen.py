@@ -1,7 +1,7 @@
 """The built-in engine's font and text display over display RAM (emulator/basic/screen.py)."""
 
 from emulator.basic import font
-from emulator.basic.screen import Screen
+from emulator.basic.screen import CELL_COLUMNS, Screen, close_text, split_row
 
 
 def pixels(mem):
@@ -38,6 +38,36 @@ def test_glyphs_are_distinct_and_fit_seven_rows():
     shapes = [font.GLYPHS[c] for c in range(0x21, 0x7F)]
     assert len(set(shapes)) == len(shapes)
     assert all(b < 0x80 for c in range(256) for b in font.GLYPHS[c])
+
+
+def test_katakana_glyphs_are_distinct_from_every_other_glyph():
+    # the faithfulness harness reads a cell's code from its dots (the first code of a
+    # pattern wins), so every katakana needs a pattern of its own; 0xB0 (the long-vowel
+    # bar) is drawn as '-' and 0xF0 as '0', as the firmware shows them
+    kana = [c for c in range(0xA1, 0xE0) if c != 0xB0]
+    others = [font.GLYPHS[c] for c in range(0x20, 0x100) if c not in kana]
+    shapes = [font.GLYPHS[c] for c in kana]
+    assert all(any(shape) for shape in shapes)
+    assert len(set(shapes)) == len(shapes) and not set(shapes) & set(others)
+    assert font.GLYPHS[0xB0] == font.GLYPHS[ord("-")] and font.GLYPHS[0xF0] == font.GLYPHS[ord("0")]
+    assert not any(font.GLYPHS[0xA0] + font.GLYPHS[0xFD] + font.GLYPHS[0xFE] + font.GLYPHS[0xFF])
+
+
+def test_two_byte_character_shows_two_wide_glyphs_and_keeps_its_bytes():
+    mem = bytearray(65536)
+    screen = Screen(mem)
+    screen.write(0, 0, b"A\x81\x81\x81XY")
+    cells = [bytes(mem[a] for a in CELL_COLUMNS[0][c]) for c in range(6)]
+    wide = font.GLYPHS[font.WIDE_GLYPH]
+    assert cells == [font.GLYPHS[0x41], wide, wide, wide, wide, font.GLYPHS[0x59]]
+    assert mem[0xFD80:0xFD86] == b"A\x81\x81\x81XY"
+
+
+def test_two_byte_character_never_straddles_rows():
+    assert split_row(b"0123\x81GH", 5) == (b"0123 ", b"\x81GH")
+    assert split_row(b"0\x81\x81\x81G", 4) == (b"0\x81\x81 ", b"\x81G")
+    assert split_row(b"012\x81G", 5) == (b"012\x81G", b"")
+    assert close_text(b"A\x81") == b"A " and close_text(b"A\x81\x81") == b"A\x81\x81"
 
 
 def test_special_characters_have_glyphs():

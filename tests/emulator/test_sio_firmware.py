@@ -226,10 +226,11 @@ def test_kniffel_both_ways_over_a_pty(machine):
     seconds = load_over_pty(machine, source)
     assert program(machine) == tokenize(source)
     # 3.9 KB at 1200 baud is 33 s on the line; LOAD storing the lines adds about a third
-    # (44.6 s on the firmware engine, 44.5 s on the built-in one when the host keeps up:
-    # the built-in engine runs far faster than real time and may wait for the PC-side
-    # thread here, so its figure is checked without a thread in test_basic_serial.py)
-    assert seconds < (60 if machine.engine.name == "firmware" else 150), seconds
+    # (44.6 s when the host keeps up). Both engines run far faster than real time and
+    # wait for the PC-side thread here, which a loaded machine slows down (72 s seen), so
+    # this only bounds the run; the time itself is checked without a thread against the
+    # firmware's figure in test_basic_serial.py
+    assert seconds < 150, seconds
     _, parsed = save_over_pty(machine)
     assert parsed.image == tokenize(source)
 

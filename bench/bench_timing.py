@@ -1,0 +1,281 @@
+"""Emulated time of five BASIC programs on the built-in engine against the firmware engine.
+
+    python bench/bench_timing.py [ROM_DIR] [--only NAME ...]
+    python bench/bench_timing.py [ROM_DIR] --probe "A=SIN 30" ["PRINT A" ...]
+    python bench/bench_timing.py --faithful [--min-seconds S]
+    python bench/bench_timing.py [ROM_DIR] --capture
+
+Each program is loaded on a freshly booted machine (blank card cleared with Y, RUN mode)
+and started by typing RUN and ENTER on the keyboard, the same keys for both engines. The
+time counted is from the press of ENTER to the program's end: the first key-wait strobe
+of the quiet spell after it (the engine is back at the prompt), exact to a few hundred
+cycles. Prints the emulated seconds on each engine, built-in / firmware, and the wall
+time each took. Without a ROM set (default ../shared/roms/pc1360 next to the repo) only
+the built-in column is shown.
+
+--probe measures statements one by one, the way costs.py's figures were found: cycles
+of `WAIT 0:FOR I=1 TO n:<statement>:NEXT I` less the empty loop, divided by n, on each engine.
+
+--faithful runs the faithfulness cases (tests/faithful) on the built-in engine and sets
+each step's emulated seconds against the firmware's in the case's reference (recorded
+there, not compared by the suite): the distribution of the ratios, and the steps
+furthest off. Steps shorter than --min-seconds on the firmware are left out (typing
+and settling dominate them).
+
+--capture measures the short programs of tests/emulator/data/timing_reference.json on
+the firmware engine and writes their cycles there (test_basic_timing.py checks the
+built-in engine against them).
+"""
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from emulator.machine import KEY_HOLD, PC1360  # noqa: E402
+from emulator.romset import RomError  # noqa: E402
+from pc1360.tokenizer import tokenize  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_ROM = ROOT.parent / "shared" / "roms" / "pc1360"
+POLL = 256              # cycles between looks at the key-wait strobe
+QUIET_GAP = 8_000       # cycles: strobes closer than this belong to one key-wait spell
+SPELL = 3               # strobes that make a spell (machine.READY_STROBES)
+MAX_SECONDS = 120       # emulated seconds a program may run before the bench gives up
+PROBE_LOOPS = 20        # passes of a probed statement
+REFERENCE = ROOT / "tests" / "emulator" / "data" / "timing_reference.json"
+
+# Each a realistic short program of its kind, 5-30 emulated seconds on the firmware.
+PROGRAMS = {
+    "for loop": """
+10 S=0
+20 FOR I=1 TO 150
+30 S=S+I*I/2-1:J=I-INT(I/7)*7
+40 NEXT I
+50 END
+""",
+    "strings": """
+10 A$="":B$="PC-1360 POCKET"
+20 FOR I=1 TO 60
+30 C$=MID$(B$,I-INT((I-1)/14)*14,1)
+40 A$=RIGHT$(A$+C$+STR$ I,12)
+50 N=VAL LEFT$(STR$(I*3),2)+LEN A$
+60 NEXT I
+70 END
+""",
+    "math": """
+10 DEGREE:T=0
+20 FOR I=1 TO 15
+30 X=SIN(I*11)+COS(I*7)+TAN(I)
+40 Y=LOG I+LN(I+1)+SQR I+EXP(I/30)+I^1.5
+50 T=T+X+Y+ATN(I/10)
+60 NEXT I
+70 END
+""",
+    "print scroll": """
+10 WAIT 0:CLS
+20 FOR I=1 TO 60
+30 PRINT "LINE";I;" ";I*I
+40 PRINT "X=";STR$(I/3)
+50 NEXT I
+60 END
+""",
+    "graphics": """
+10 WAIT 0:CLS
+20 FOR I=0 TO 30 STEP 2
+30 LINE (I*4,0)-(149-I*4,31)
+40 LINE (I,I/2)-(I+20,I/2+8),B
+50 PSET (I*4+2,16):PSET (I*4+3,17),X
+60 GCURSOR (I*4,31):GPRINT "3C7E";I
+70 NEXT I
+80 CLS
+90 END
+""",
+}
+
+
+def boot(engine, rom_dir):
+    """A machine at the RUN-mode prompt with a cleared card."""
+    machine = PC1360(engine=engine, rom_dir=rom_dir if engine == "firmware" else None)
+    machine.key_wait_ready(5)
+    machine.type_keys("Y")
+    machine.key_wait_ready()
+    return machine
+
+
+def time_program(machine, source):
+    """Emulated cycles from the press of ENTER after RUN until the program is back at
+    the prompt (None if it never gets there within MAX_SECONDS)."""
+    machine.load_program(tokenize(source))
+    machine.type_keys("RUN")
+    machine.key_wait_ready()
+    start = machine.cycles
+    machine.press("ENTER")
+    hold_end = start + round(KEY_HOLD * machine.CYCLES_PER_SECOND)
+    bus = machine.bus
+    count, spell = bus.keywait_count, []
+    deadline = start + MAX_SECONDS * machine.CYCLES_PER_SECOND
+    while machine.cycles < deadline:
+        machine.run_cycles(POLL)
+        if "ENTER" in machine.keyboard.pressed and machine.cycles >= hold_end:
+            machine.release("ENTER")
+        if bus.keywait_count != count:
+            count = bus.keywait_count
+            cycle = bus.keywait_cycle
+            if spell and cycle - spell[-1] > QUIET_GAP:
+                spell = []
+            spell.append(cycle)
+            if len(spell) >= SPELL and "ENTER" not in machine.keyboard.pressed:
+                return spell[0] - start
+    return None
+
+
+def measure(engine, rom_dir, names):
+    """{name: (emulated seconds or None, wall seconds)} for the programs `names`."""
+    results = {}
+    for name in names:
+        machine = boot(engine, rom_dir)
+        wall = time.perf_counter()
+        cycles = time_program(machine, PROGRAMS[name])
+        wall = time.perf_counter() - wall
+        seconds = None if cycles is None else cycles / machine.CYCLES_PER_SECOND
+        results[name] = (seconds, wall)
+    return results
+
+
+def probe(engine, rom_dir, statements, loops=PROBE_LOOPS):
+    """{statement: cycles of one pass} on `engine` (None where a run did not end)."""
+    def loop(body):
+        machine = boot(engine, rom_dir)
+        return time_program(machine, f"10 WAIT 0:FOR I=1 TO {loops}{body}:NEXT I\n")
+    empty = loop("")
+    results = {}
+    for text in statements:
+        cycles = loop(":" + text)
+        results[text] = None if cycles is None or empty is None else (cycles - empty) / loops
+    results["(empty loop)"] = empty
+    return results
+
+
+def print_probe(statements, rom_dir):
+    builtin = probe("builtin", None, statements)
+    try:
+        firmware = probe("firmware", rom_dir, statements)
+    except RomError as exc:
+        print(f"no firmware column: {exc}", file=sys.stderr)
+        firmware = dict.fromkeys(statements)
+    print(f"{'statement':30s} {'built-in':>9s} {'firmware':>9s} {'ratio':>6s}   (cycles a pass)")
+    for text in ["(empty loop)"] + list(statements):
+        b, f = builtin[text], firmware.get(text)
+        ratio = f"{b / f:6.3f}" if b and f else f"{'-':>6s}"
+        b_text, f_text = ("-" if v is None else f"{v:.0f}" for v in (b, f))
+        print(f"{text:30s} {b_text:>9s} {f_text:>9s} {ratio}")
+
+
+def faithful_ratios(min_seconds):
+    """[(ratio, case, step, firmware s, built-in s)] over the faithfulness cases whose
+    reference is current and whose screens the built-in engine matches at that step."""
+    sys.path.insert(0, str(ROOT / "tests" / "faithful"))
+    import faithful_harness as harness
+    rows = []
+    for name in harness.case_names():
+        case = harness.load_case(harness.CASES_DIR / f"{name}.toml")
+        reference = harness.read_reference(name)
+        if reference is None or reference["case_digest"] != case.digest():
+            continue
+        observed = harness.run_case(case, "builtin")
+        for index, (want, got) in enumerate(zip(reference["steps"], observed)):
+            if want["seconds"] < min_seconds or harness.compare([want], [got]):
+                continue
+            ratio = got["seconds"] / want["seconds"]
+            rows.append((ratio, name, index, want["seconds"], got["seconds"]))
+    return rows
+
+
+def print_faithful(min_seconds):
+    rows = sorted(faithful_ratios(min_seconds))
+    if not rows:
+        print("no steps to compare")
+        return
+    ratios = [row[0] for row in rows]
+    count = len(ratios)
+    print(f"{count} steps of at least {min_seconds:g} firmware s, built-in / firmware seconds:")
+    print(f"  min {ratios[0]:.3f}  10% {ratios[count // 10]:.3f}  median {ratios[count // 2]:.3f}"
+          f"  90% {ratios[count * 9 // 10]:.3f}  max {ratios[-1]:.3f}")
+    for limit in (0.02, 0.05, 0.10, 0.20):
+        within = sum(abs(r - 1) <= limit for r in ratios)
+        print(f"  within {limit:4.0%}: {within:4d} ({within / count:.0%})")
+    print("furthest off:")
+    for ratio, name, index, want, got in sorted(rows, key=lambda r: -abs(r[0] - 1))[:12]:
+        print(f"  {ratio:6.3f}  {name} step {index}: firmware {want:.3f} s, built-in {got:.3f} s")
+
+
+def capture(rom_dir, path=REFERENCE):
+    """Measure the reference programs on the firmware engine and store their cycles."""
+    data = json.loads(path.read_text())
+    for name, entry in data["programs"].items():
+        cycles = time_program(boot("firmware", rom_dir), entry["source"])
+        if cycles is None:
+            raise SystemExit(f"{name}: the program did not get back to the prompt")
+        entry["cycles"] = cycles
+        print(f"{name:10s} {cycles:9d} cycles  {cycles / PC1360.CYCLES_PER_SECOND:7.3f} s")
+    path.write_text(json.dumps(data, indent=1) + "\n")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("rom", nargs="?", type=Path, default=DEFAULT_ROM, help="ROM directory")
+    parser.add_argument("--only", nargs="+", choices=sorted(PROGRAMS), help="programs to run")
+    parser.add_argument("--probe", nargs="+", metavar="STATEMENT",
+                        help="statements to time one by one")
+    parser.add_argument("--faithful", action="store_true",
+                        help="compare the faithfulness cases' step times with their references")
+    parser.add_argument("--min-seconds", type=float, default=0.3,
+                        help="with --faithful: the shortest firmware step counted")
+    parser.add_argument("--capture", action="store_true",
+                        help="write the firmware's cycles into " + str(REFERENCE.name))
+    args = parser.parse_args(argv)
+    if args.capture:
+        try:
+            capture(args.rom)
+        except RomError as exc:
+            print(exc, file=sys.stderr)
+            return 1
+        return 0
+    if args.faithful:
+        print_faithful(args.min_seconds)
+        return 0
+    if args.probe:
+        print_probe(args.probe, args.rom)
+        return 0
+    names = args.only or list(PROGRAMS)
+    builtin = measure("builtin", None, names)
+    try:
+        firmware = measure("firmware", args.rom, names)
+    except RomError as exc:
+        print(f"no firmware column: {exc}", file=sys.stderr)
+        firmware = None
+
+    def cell(seconds):
+        return f"{seconds:9.3f}" if seconds is not None else f"{'(no end)':>9s}"
+
+    print(f"{'program':14s} {'built-in s':>10s} {'firmware s':>10s} {'ratio':>6s}"
+          f" {'wall b-in':>9s} {'wall fw':>8s}")
+    for name in names:
+        b_sec, b_wall = builtin[name]
+        line = f"{name:14s} {cell(b_sec):>10s}"
+        if firmware is not None:
+            f_sec, f_wall = firmware[name]
+            ratio = f"{b_sec / f_sec:6.3f}" if b_sec and f_sec else f"{'-':>6s}"
+            line += f" {cell(f_sec):>10s} {ratio} {b_wall:8.2f}s {f_wall:7.2f}s"
+        else:
+            line += f" {'-':>10s} {'-':>6s} {b_wall:8.2f}s"
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,139 @@
+"""Compiled statements (emulator/basic/compiler.py) against the interpreter: the same
+program run both ways must leave the same RAM, screen, cycles and engine state after
+every run() call, errors included."""
+
+import pytest
+
+from pc1360.tokenizer import parse_program
+
+from emulator.basic.engine import RUNNING, BuiltinEngine, tokenize_body
+
+
+class Keyboard:
+    def __init__(self):
+        self.pressed = set()
+
+
+class FakeMachine:
+    def __init__(self):
+        self.mem = bytearray(65536)
+        self.keyboard = Keyboard()
+
+
+PROGRAMS = {
+    "counters": "10 A=A+1:B=B+2:C=C-.5:D=D*1.01:IF A<300 GOTO 10\n20 E=A+B+C+D",
+    "for next": "10 FOR I=1 TO 30:FOR J=10 TO 1 STEP -3:K=K+I*J:NEXT J:NEXT I:L=I+J",
+    "gosub": "10 FOR I=1 TO 50:GOSUB 100:NEXT I:END\n100 S=S+I^2:IF S>1000 THEN 120\n"
+             "110 RETURN\n120 T=T+1:RETURN",
+    "strings": '10 A$="AB":B$=A$+"CD":C$=LEFT$(B$,3)+MID$(B$,2,2)+RIGHT$(B$,1)\n'
+               '20 L=LEN C$:M=ASC B$:N=VAL "12.5E1":D$=STR$ (L*3)+CHR$ 65\n'
+               '30 IF C$>="ABC" THEN X=X+1:IF X<20 GOTO 10\n40 E$=C$',
+    "counters past 1E10": "10 A=9999999990:B=-9999999990:D=.5\n"
+                          "20 A=A+3:B=B-3:C=C+1:D=D+1:E=E-2:IF C<10 GOTO 20\n"
+                          "30 FOR I=9999999990 TO 9999999999 STEP 4:NEXT I\n"
+                          "40 FOR J=1 TO 2 STEP .25:NEXT J:FOR K=5 TO -1 STEP -2:NEXT K\n"
+                          "50 FOR L=.5 TO 3:NEXT L",
+    "two-char names": "10 AB=AB+1:XY$=\"Q\":Z1=AB*2:IF AB<100 THEN 10\n20 Q=QQ+AB",
+    "logic": "10 A=(3<4)+(2=2)*2+NOT 0:B=5 AND 3 OR 8:C=-2^2:D=2^3^2:E=(1+(2*(3+4)))/7",
+    "functions": "10 DEGREE:A=SIN 30+COS 60:B=INT -2.5:C=ABS -3+SGN -4:D=SQR 16\n"
+                 "20 E=PEEK &FFD7+PEEK 65496*256:F=MEM:G=PI*2:H=LN 10+LOG 100+EXP 1",
+    # errors that come after the statement was compiled and ran a few times
+    "calc error mid-assignment": "10 A=A+1,B=1/(5-A),C=C+A:GOTO 10",
+    "type error": '10 A=A+1:B=B+A:IF A=3 THEN LET A$="X"\n20 GOTO 10',
+    "next without for": "10 A=A+1:FOR I=1 TO 2:NEXT I:IF A<3 GOTO 10\n20 NEXT I",
+    "return without gosub": "10 A=A+1:IF A<3 GOSUB 30\n20 GOTO 10\n30 RETURN",
+    "missing line": "10 A=A+1:IF A<3 GOTO 10\n20 GOTO 50",
+    "for nesting": "10 A=A+1:FOR I=1 TO 2:GOTO 10",
+    "long string": '10 XY$=XY$+"AB":C$=XY$+XY$+XY$+XY$+XY$+XY$:GOTO 10',
+    "overflow in for": "10 X=X+40:FOR J=1 TO 2 STEP 10^X:NEXT J:GOTO 10",
+    "overflow in if": "10 X=X+40:IF 10^X>1 GOTO 10",
+    "poke into the program": "10 A=A+1:IF A<5 GOTO 10\n"
+                             "20 POKE PEEK &FFD7+PEEK &FFD8*256+6,50:B=B+1:IF B<3 GOTO 10",
+    "print": "10 WAIT 0:FOR I=1 TO 12:PRINT I,I*I:NEXT I:A$=INKEY$",
+    "if then statement": "10 A=A+1:IF A>5 THEN B=B+1:IF B<5 THEN 10\n20 IF A<20 THEN 10",
+    "if without keyword": "10 A=A+1:IF A<9 GOTO 10\n20 IF A>5 B=1",
+    "then line and more": "10 A=A+1:IF A<9 THEN 10:B=1",
+    "goto and more": "10 A=A+1:IF A<9 GOTO 10\n20 GOTO 10:B=1",
+}
+
+
+def machine_with(source, compiling):
+    machine = FakeMachine()
+    engine = BuiltinEngine(machine)
+    engine.interp.program.init_card(0x8000)
+    engine.reset()
+    engine.interp.compiling = compiling
+    for line in parse_program(source).lines:
+        engine.interp.program.store(line.number, line.body)
+    return machine, engine
+
+
+def trace_run(source, compiling, slices=40, cycles=60_000):
+    """What a program leaves after each of `slices` run() calls (the display is in
+    the RAM compared)."""
+    machine, engine = machine_with(source, compiling)
+    engine.start()
+    states = []
+    for _ in range(slices):
+        used = engine.run(cycles)
+        interp = engine.interp
+        states.append((used, engine.clock, bytes(machine.mem), engine.state,
+                       engine.error_at, interp.pos, interp.line, interp.line_addr,
+                       interp.running, interp.jumped, tuple(interp.for_stack),
+                       tuple(interp.gosub_stack)))
+    assert engine.internal_errors == []
+    return states, engine
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_compiled_run_matches_interpreter(name):
+    source = PROGRAMS[name]
+    interpreted, _ = trace_run(source, compiling=False)
+    compiled, engine = trace_run(source, compiling=True)
+    for index, (want, got) in enumerate(zip(interpreted, compiled)):
+        assert got == want, f"{name}: state after run() call {index} differs"
+
+
+def test_compiler_handles_the_loops():
+    """The hot statements are compiled, not handed back to the interpreter."""
+    _states, engine = trace_run(PROGRAMS["counters"], compiling=True, slices=2)
+    interp = engine.interp
+    runners = [entry[2] for entry in interp.compiler.entries.values()]
+    assert runners and all(run != interp.step for run in runners)
+
+
+def test_changed_statement_is_compiled_again():
+    machine, engine = machine_with("10 A=A+1:IF A<9 GOTO 10\n20 B=A", compiling=True)
+    variables = engine.interp.vars
+
+    def run_from_zero():
+        variables.store(variables.fixed(ord("A"), False), 0)
+        engine.start()
+        engine.run(1_000_000)
+        return int(variables.load(variables.fixed(ord("B"), False)))
+
+    assert run_from_zero() == 9
+    # `A=A+1` becomes `A=A+2` in place, as a POKE would change it
+    addr = engine.interp.program.find(10) + 3
+    assert machine.mem[addr + 4] == ord("1")
+    machine.mem[addr + 4] = ord("2")
+    assert run_from_zero() == 10
+
+
+@pytest.mark.parametrize("line", [
+    "A=A+1:B=A*2:FOR I=1 TO 5:C=C+I:NEXT I:IF C>10 LET D=1",
+    "X=7:Y=X/0",
+    "FOR I=1 TO 3:NEXT J",
+])
+def test_typed_line_matches_interpreter(line):
+    """A line typed in RUN mode runs from the input buffer (no line address)."""
+    results = []
+    for compiling in (False, True):
+        machine, engine = machine_with("10 END", compiling)
+        for _ in range(3):      # the second and later runs use the compiled entries
+            engine.interp.start_immediate(tokenize_body(line.encode("latin-1")))
+            engine.state = RUNNING
+            used = engine.run(200_000)
+        assert engine.internal_errors == []
+        results.append((used, engine.clock, bytes(machine.mem), engine.error_cur))
+    assert results[1] == results[0]
