@@ -12,9 +12,8 @@ second).
 import sys
 import time
 
-from pc1360.tokenizer import parse_program
-
 from emulator.basic.engine import RUNNING, BuiltinEngine
+from pc1360.tokenizer import parse_program
 
 LOOPS = {
     "A=A+1:GOTO 10": ("10 A=A+1:GOTO 10", 2),

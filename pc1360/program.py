@@ -8,8 +8,19 @@ where a line would start begins a MERGEd block.
 
 from dataclasses import dataclass
 
-from construct import (Bytes, Const, GreedyRange, Int8ub, Int16ub, Optional, Rebuild, Struct,
-                       Terminated, len_, this)
+from construct import (
+    Bytes,
+    Const,
+    GreedyRange,
+    Int8ub,
+    Int16ub,
+    Optional,
+    Rebuild,
+    Struct,
+    Terminated,
+    len_,
+    this,
+)
 
 from .errors import FormatError
 from .keywords import LINE_REF, PREFIX, TYPED_COST

@@ -30,9 +30,23 @@ from dataclasses import dataclass, field
 
 from . import charset
 from .errors import FormatError
-from .keywords import (ABBREVIATIONS, LINE_NUMBER_FIRST, LINE_NUMBER_LISTS, LINE_REF, PREFIX,
-                       REM, TYPED)
-from .program import MAX_LINE_NUMBER, MAX_STORED, MAX_TYPED, Line, build_image, typed_length
+from .keywords import (
+    ABBREVIATIONS,
+    LINE_NUMBER_FIRST,
+    LINE_NUMBER_LISTS,
+    LINE_REF,
+    PREFIX,
+    REM,
+    TYPED,
+)
+from .program import (
+    MAX_LINE_NUMBER,
+    MAX_STORED,
+    MAX_TYPED,
+    Line,
+    build_image,
+    typed_length,
+)
 
 RAW = 0x100  # offset of escaped bytes in the working string
 

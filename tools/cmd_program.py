@@ -3,12 +3,12 @@
 import sys
 from pathlib import Path
 
+from emulator.fileio import write_atomic
 from pc1360 import detect, ramcard, tape, tapesound
 from pc1360.errors import FormatError
 from pc1360.listing import list_program
 from pc1360.tokenizer import parse_program
 from tools.cli import UsageError
-from emulator.fileio import write_atomic
 
 FORMATS = ("img", "ram", "tap", "wav")
 

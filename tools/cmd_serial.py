@@ -5,9 +5,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from emulator.fileio import write_atomic
 from pc1360.program import MAX_TYPED
 from tools import transfer
-from emulator.fileio import write_atomic
 
 # Without handshake the pause after a line must outlast LOAD storing it: up to 0.35 s a
 # line for basic_src/kniffel.bas (3 KB) on the emulated firmware, longer the larger the

@@ -18,13 +18,23 @@ Values are Python `Decimal`s of up to 12 digits inside the range (|x| < 1E100,
 anything below 1E-99 flushes to 0): the firmware engine keeps two guard digits
 through an expression (PI-3.141592654 is -4.1E-10, 2/3-0.6666666667 is -3.4E-11) and
 rounds half-up to the 10 stored digits only when a variable is written (A=2/3 keeps
-0.6666666667) or a number is shown. Division cuts at 12 digits; + - * and the
-functions round there; a number written in the program keeps its first 10 digits
-(0.99999999999 reads as 0.9999999999). No float appears anywhere.
+0.6666666667) or a number is shown. + - * / SQR LOG and LN cut at 12 digits (add()
+says how + and - align); the other functions round there; a number written in the
+program keeps its first 10 digits (0.99999999999 reads as 0.9999999999). No float
+appears anywhere.
 """
 
-from decimal import (ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_EVEN, ROUND_HALF_UP, Context, Decimal,
-                     DivisionByZero, InvalidOperation, Overflow)
+from decimal import (
+    ROUND_DOWN,
+    ROUND_FLOOR,
+    ROUND_HALF_EVEN,
+    ROUND_HALF_UP,
+    Context,
+    Decimal,
+    DivisionByZero,
+    InvalidOperation,
+    Overflow,
+)
 
 from .errors import CALC, BasicError
 
@@ -219,23 +229,33 @@ def _decoded(mantissa, exp, negative):
 
 # ---------------------------------------------------------------- arithmetic
 
-# _HI rounding half-up, for add's quantize; quanta 1E-999 ... 1E999 by exponent + 999
-_HI_UP = Context(prec=_HI.prec, rounding=ROUND_HALF_UP, Emax=_HI.Emax, Emin=_HI.Emin,
-                 traps=_TRAPS)
+# _HI cutting, for add's quantize; quanta 1E-999 ... 1E999 by exponent + 999
+_HI_DOWN = Context(prec=_HI.prec, rounding=ROUND_DOWN, Emax=_HI.Emax, Emin=_HI.Emin,
+                   traps=_TRAPS)
 _QUANTA = [Decimal(1).scaleb(e) for e in range(-999, 1000)]
 
 
 def add(a, b):
-    """a + b with 12 digits at the larger operand's exponent: 1/3+1/3+1/3-1 is 0
-    (not -1E-12), as on the firmware engine."""
+    """a + b in a 12-digit window at the larger operand's exponent, as the firmware
+    engine adds: the smaller operand loses the digits shifted out of the window
+    (1.42+1.234567891E-5 is 1.42001234567, 1.42-1.234567891E-5 1.41998765433), and a
+    result whose first digit falls below the 11th of the window is 0 (SQR 15.12 -
+    3.888444419 is 0, 1/3-.3333333333 is 3.3E-11; 1/3+1/3+1/3-1 is 0)."""
     if not a or not b:
         return fit(a + b)
     try:
-        total = _HI.add(a, b)
         exp_a, exp_b = a.adjusted(), b.adjusted()
-        exp = (exp_a if exp_a > exp_b else exp_b) - GUARD + 1
+        top = exp_a if exp_a > exp_b else exp_b
+        exp = top - GUARD + 1
         quantum = _QUANTA[exp + 999] if -999 <= exp <= 999 else Decimal(1).scaleb(exp)
-        value = _WORK.plus(_HI_UP.quantize(total, quantum))
+        if exp_a > exp_b:
+            b = _HI_DOWN.quantize(b, quantum)
+        elif exp_b > exp_a:
+            a = _HI_DOWN.quantize(a, quantum)
+        total = _HI.add(a, b)
+        if not total or total.adjusted() < top - DIGITS:
+            return ZERO
+        value = _CUT.plus(total)
     except ArithmeticError:
         raise BasicError(CALC) from None
     # fit(), inline: this is the hottest arithmetic
@@ -251,9 +271,12 @@ def sub(a, b):
     return add(a, -b)
 
 
-@_guard
 def mul(a, b):
-    return _WORK.multiply(a, b)
+    """a * b cut at 12 digits (firmware engine: 1.42*1.234567891 is 1.75308640522)."""
+    try:
+        return fit(_HI.multiply(a, b), _CUT)
+    except ArithmeticError:
+        raise BasicError(CALC) from None
 
 
 def div(a, b):
@@ -298,25 +321,29 @@ def sgn(a):
     return ONE if a > 0 else (-ONE if a < 0 else ZERO)
 
 
-@_guard
 def sqr(a):
+    """SQR cut at 12 digits (firmware engine: SQR 5 is 2.23606797749)."""
     if a < 0:
         raise BasicError(CALC)
-    return _HI.sqrt(a)
+    return fit(_HI.sqrt(a), _CUT)
 
 
-@_guard
+# LOG E to 12 digits: the firmware engine's LN is LOG divided by it (144 of 148
+# arguments give its 12 digits; the exact LN cut gives 54).
+_LOG_E = Decimal("0.434294481903")
+
+
 def ln(a):
-    if a <= 0:
-        raise BasicError(CALC)
-    return _HI.ln(a)
+    """LN as LOG a / LOG E, cut at 12 digits, as the firmware engine computes it."""
+    return div(log(a), _LOG_E)
 
 
-@_guard
 def log(a):
+    """LOG cut at 12 digits (firmware engine, most arguments; a few are a unit of the
+    12th digit below)."""
     if a <= 0:
         raise BasicError(CALC)
-    return _HI.log10(a)
+    return fit(_HI.log10(a), _CUT)
 
 
 @_guard
@@ -340,10 +367,13 @@ def _regroup(a, base_in, base_out):
     return total * sign
 
 
-@_guard
 def deg(a):
-    """DEG: degrees.minutes seconds (dd.mmss) to decimal degrees."""
-    return _regroup(a, 100, 60)
+    """DEG: degrees.minutes seconds (dd.mmss) to decimal degrees, cut at 12 digits
+    (firmware engine: DEG 32.9708 is 33.6188888888)."""
+    try:
+        return fit(_regroup(a, 100, 60), _CUT)
+    except ArithmeticError:
+        raise BasicError(CALC) from None
 
 
 @_guard

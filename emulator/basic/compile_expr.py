@@ -5,11 +5,15 @@ interpreter computes a value it builds a Node: a closure giving the value, with 
 value's type known in advance, so a closure calls the bcd function itself (an
 expression whose types do not fit is left to the interpreter, which reports the
 error). Everything unusual raises NotCompiled.
+
+Cycles: a closure whose time depends on the values (`*`, `/`, `^`, SQR, LN, SIN ...)
+adds that part (costs.py) to the interpreter's `cost` each time it runs, as the
+interpreter does; such a Node is `priced`, and its statement counts `cost` in.
 """
 
 from decimal import Decimal
 
-from . import bcd, expr
+from . import bcd, costs, expr
 from .errors import OTHER, BasicError
 from .tokens import CODES, PI_CHAR, PREFIX, ROOT_CHAR
 from .vars import STRING_MARK
@@ -42,16 +46,18 @@ class Node:
     """A compiled expression part: `run()` gives its value; `kind` is NUMBER or
     STRING; `letters` holds the fixed variables (by letter) it reads; `const` is its
     value when it has no variables, `addr` (mem, address) for a fixed number
-    variable."""
+    variable; `priced` is true when running it adds value-dependent cycles."""
 
-    __slots__ = ("run", "kind", "letters", "const", "addr", "counter")
+    __slots__ = ("run", "kind", "letters", "const", "addr", "counter", "priced")
 
-    def __init__(self, run, kind, letters=frozenset(), const=None, addr=None):
+    def __init__(self, run, kind, letters=frozenset(), const=None, addr=None,
+                 priced=False):
         self.run = run
         self.kind = kind
         self.letters = letters
         self.const = const
         self.addr = addr
+        self.priced = priced
         self.counter = None     # (address, n) when this is `variable + n`, n a small int
 
 
@@ -60,36 +66,12 @@ def _constant(value):
     return Node(lambda: value, kind, const=value)
 
 
-class ExpressionCompiler:
+class ExpressionCompiler(expr.Scanner):
     """The parsing half of compiler._StatementCompiler: needs `it` (the
     interpreter), `mem`, `pos` and `depth`."""
 
-    # ------------------------------------------------------------ scanning
-
-    def peek(self):
-        mem = self.mem
-        while mem[self.pos] == 0x20:
-            self.pos += 1
-        return mem[self.pos]
-
-    def accept(self, byte):
-        if self.peek() == byte:
-            self.pos += 1
-            return True
-        return False
-
-    def expect(self, byte):
-        if not self.accept(byte):
-            raise NotCompiled
-
-    def accept_token(self, code):
-        if self.peek() == PREFIX and self.mem[self.pos + 1] == code:
-            self.pos += 2
-            return True
-        return False
-
-    def at_end(self):
-        return self.peek() in (0x3A, 0x0D)
+    def refuse(self):
+        raise NotCompiled
 
     def variable_name(self):
         mem = self.mem
@@ -137,10 +119,10 @@ class ExpressionCompiler:
                 self.pos = pos
                 return left
             self.pos = pos + width
-            prec, func, _cycles = op
+            prec, func, _cycles, value_cycles = op
             right = self.power_right() if prec == expr._POWER_PREC else \
                 self.expression(prec + 1)
-            left = _binary(left, right, prec, func, numeric)
+            left = _binary(left, right, prec, func, numeric, self.it, value_cycles)
 
     def unary(self, min_prec):
         byte = self.peek()
@@ -155,7 +137,8 @@ class ExpressionCompiler:
             value = self.expression(expr._COMPARE_PREC)
             run = value.run
             to_int = expr.to_int
-            return Node(lambda: Decimal(~to_int(run())), NUMBER, value.letters)
+            return Node(lambda: Decimal(~to_int(run())), NUMBER, value.letters,
+                        priced=value.priced)
         return self.primary()
 
     def power_right(self):
@@ -163,7 +146,8 @@ class ExpressionCompiler:
         if self.peek() == 0x5E:
             self.pos += 1
             exponent = self.power_right()
-            value = _binary(value, exponent, expr._POWER_PREC, None, bcd.power)
+            value = _binary(value, exponent, expr._POWER_PREC, None, bcd.power, self.it,
+                            costs.power_cycles)
         return value
 
     def operand(self):
@@ -223,7 +207,8 @@ class ExpressionCompiler:
             return _constant(bcd.PI)
         if byte == ROOT_CHAR:
             self.pos += 1
-            return _apply(bcd.sqr, _number(self.operand()), NUMBER)
+            return _apply(bcd.sqr, _number(self.operand()), NUMBER, self.it,
+                          costs.sqr_cycles)
         raise NotCompiled
 
     def nest(self):
@@ -259,18 +244,27 @@ class ExpressionCompiler:
     def function(self, code):
         it = self.it
         if code in expr._NUMERIC:
-            return _apply(expr._NUMERIC[code], _number(self.operand()), NUMBER)
+            return _apply(expr._NUMERIC[code], _number(self.operand()), NUMBER, it,
+                          expr.VALUE_COSTS.get(code))
         if code in expr._ANGLE:
             func = expr._ANGLE[code]
+            value_cycles = expr.ANGLE_VALUE_COSTS[code]
             arg = _number(self.operand())
             run = arg.run
-            return Node(lambda: func(run(), it.angle), NUMBER, arg.letters)
+
+            def angle_run():
+                number = run()
+                angle = it.angle
+                value = func(number, angle)
+                it.cost += value_cycles(number, value, angle)
+                return value
+            return Node(angle_run, NUMBER, arg.letters, priced=True)
         if code in _OPERAND_FUNCTIONS:
             func, arg_kind, kind = _OPERAND_FUNCTIONS[code]
             arg = self.operand()
             if arg.kind != arg_kind:
                 raise NotCompiled
-            return _apply(func, arg, kind)
+            return _apply(func, arg, kind, it)
         if code in _PAREN_FUNCTIONS:
             func, count = _PAREN_FUNCTIONS[code]
             self.expect(0x28)
@@ -283,17 +277,19 @@ class ExpressionCompiler:
                 raise NotCompiled
             runs = [a.run for a in args]
             letters = frozenset().union(*(a.letters for a in args))
+            priced = any(a.priced for a in args)
             if count == 2:
                 text, length = runs
-                return Node(lambda: func(text(), length()), STRING, letters)
+                return Node(lambda: func(text(), length()), STRING, letters, priced=priced)
             text, first, length = runs
-            return Node(lambda: func(text(), first(), length()), STRING, letters)
+            return Node(lambda: func(text(), first(), length()), STRING, letters,
+                        priced=priced)
         if code == CODES["PEEK"]:
             arg = _number(self.operand())
             run = arg.run
             peek = it.peek_byte
             # it may read any variable's bytes
-            return Node(lambda: peek(run()), NUMBER, _ALL_LETTERS)
+            return Node(lambda: peek(run()), NUMBER, _ALL_LETTERS, priced=arg.priced)
         if code == CODES["PI"]:
             return _constant(bcd.PI)
         if code == CODES["MEM"]:
@@ -370,22 +366,31 @@ def _number(node):
 
 
 def _negate(node):
-    return _apply(bcd.neg, _number(node), NUMBER)
+    return _apply(bcd.neg, _number(node), NUMBER, None)
 
 
-def _apply(func, arg, kind):
+def _apply(func, arg, kind, it, value_cycles=None):
+    """`func(arg)`; `value_cycles(arg, value)` its value-dependent cycles, if any."""
     if arg.const is not None:
         # a constant argument: folded now (an error here leaves the statement to the
-        # interpreter)
+        # interpreter; the cycles, the same each time, are among the measured ones)
         return _constant(func(arg.const))
     run = arg.run
-    return Node(lambda: func(run()), kind, arg.letters)
+    if value_cycles is None:
+        return Node(lambda: func(run()), kind, arg.letters, priced=arg.priced)
+
+    def priced_run():
+        number = run()
+        value = func(number)
+        it.cost += value_cycles(number, value)
+        return value
+    return Node(priced_run, kind, arg.letters, priced=True)
 
 
-def _binary(left, right, prec, func, numeric):
+def _binary(left, right, prec, func, numeric, it, value_cycles):
     """`left op right`; `numeric` is the bcd function when op is arithmetic, used
     directly once both sides are numbers (expr's table functions only add the type
-    checks)."""
+    checks); `value_cycles(left, right, result)` its value-dependent cycles, if any."""
     letters = left.letters | right.letters
     if prec == expr._COMPARE_PREC:
         if left.kind != right.kind:
@@ -401,6 +406,15 @@ def _binary(left, right, prec, func, numeric):
     else:
         raise NotCompiled
     lrun, rrun = left.run, right.run
+    if value_cycles is not None:
+        def priced_run():
+            a = lrun()
+            b = rrun()
+            result = func(a, b)
+            it.cost += value_cycles(a, b, result)
+            return result
+        return Node(priced_run, kind, letters, priced=True)
+    priced = left.priced or right.priced
     if right.const is not None:
         const = right.const
         if left.addr is not None:
@@ -410,5 +424,5 @@ def _binary(left, right, prec, func, numeric):
                 step = small_int(const)
                 node.counter = (left.addr[1], step if func is bcd.add else -step)
             return node
-        return Node(lambda: func(lrun(), const), kind, letters)
-    return Node(lambda: func(lrun(), rrun()), kind, letters)
+        return Node(lambda: func(lrun(), const), kind, letters, priced=priced)
+    return Node(lambda: func(lrun(), rrun()), kind, letters, priced=priced)

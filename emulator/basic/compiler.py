@@ -10,10 +10,11 @@ What keeps both paths alike:
 - Values come from the same functions (bcd.py, expr.py's operator tables), variables
   stay bytes in RAM, and statements that change more than variables run their own
   registered handlers.
-- Cycles: an expression's cost is what the interpreter charges for it, measured by
-  letting the interpreter parse it once when the statement is compiled (expressions
-  have no side effects, and their costs do not depend on the values); the statement's
-  own cost comes from the same registry and constants the interpreter reads.
+- Cycles: an expression's fixed cost is what the interpreter charges for it, measured
+  by letting the interpreter parse it once when the statement is compiled (expressions
+  have no side effects), less the value-dependent part that the compiled closures
+  charge themselves each time (compile_expr's priced nodes); the statement's own cost
+  comes from the same registry and constants the interpreter reads.
 - Errors: a BasicError inside a closure is not reported from it. The interpreter runs
   the statement again from the last point before which the closure changed nothing
   that a second run would change differently (the statement's start, or the current
@@ -24,8 +25,14 @@ Arrays, RND, POINT and the rest of the functions are left to the interpreter.
 
 from . import bcd, expr
 from . import interp as interp_module
-from .compile_expr import NUMBER, STRING, ExpressionCompiler, NotCompiled, number_loader, \
-    small_int
+from .compile_expr import (
+    NUMBER,
+    STRING,
+    ExpressionCompiler,
+    NotCompiled,
+    number_loader,
+    small_int,
+)
 from .errors import OTHER, BasicError
 from .tokens import CODES, LINE_REF, PREFIX
 from .vars import NUM
@@ -91,12 +98,21 @@ class _StatementCompiler(ExpressionCompiler):
             it.pos, it.cost, it.depth = saved
 
     def expression_cost(self, start, node):
-        """The cycles the interpreter charges for the expression at `start` (compiled
-        into `node`, ending at self.pos); its value must agree with the node's."""
+        """The fixed cycles the interpreter charges for the expression at `start`
+        (compiled into `node`, ending at self.pos): all it charges less what the node
+        charges for the same values. Its value must agree with the node's."""
         value, end, cost = self.measure(start, self.it.expression)
-        if end != self.pos or value != node.run():
+        it = self.it
+        saved = it.cost
+        it.cost = 0
+        try:
+            same = value == node.run()
+            priced = it.cost
+        finally:
+            it.cost = saved
+        if end != self.pos or not same:
             raise NotCompiled
-        return cost
+        return cost - priced
 
     def target_cost(self, start):
         """The cycles the interpreter charges for parsing the variable at `start`."""
@@ -321,7 +337,9 @@ class _StatementCompiler(ExpressionCompiler):
             it.depth = 0
             it.cost = cost_before - base_cost
             it.assignment()
-            return it.finish_step(base_cost)
+            cycles = it.finish_step(base_cost)
+            it.cost = 0         # all counted (a priced run adds it.cost)
+            return cycles
 
         if len(items) == 1 and items[0][3] is not None and items[0][3][2] == NUM:
             # the commonest statement, `A=expression`, in one function
@@ -333,13 +351,14 @@ class _StatementCompiler(ExpressionCompiler):
             source, step = node.counter if node.counter is not None else (None, 0)
             source_end = None if source is None else source + 7
             ints, int_bytes, limit = bcd.INTS.get, bcd.int_bytes, bcd.INT_LIMIT
+            answer, answer_end = interp_module.ANSWER, interp_module.ANSWER_END
 
             def run():
                 # `A=B+n` on whole numbers: bcd.add would give exactly the int sum
                 if source is not None:
                     number = ints(bytes(mem[source:source_end]))
                     if number is not None and -limit < number + step < limit:
-                        mem[addr:addr + 8] = int_bytes(number + step)
+                        mem[addr:addr + 8] = mem[answer:answer_end] = int_bytes(number + step)
                         it.pos = end
                         it.jumped = False
                         if it.line_addr is not None:
@@ -352,7 +371,7 @@ class _StatementCompiler(ExpressionCompiler):
                         data = to_bytes(number)
                 except BasicError:
                     return replay(item_start, base_cost)
-                mem[addr:addr + 8] = data
+                mem[addr:addr + 8] = mem[answer:answer_end] = data
                 it.pos = end
                 it.jumped = False
                 if it.line_addr is not None:
@@ -383,6 +402,13 @@ class _StatementCompiler(ExpressionCompiler):
                 if it.line_addr is not None:
                     mem[pointer:pointer_end] = last_bytes
                 return cost
+        if any(item[4].priced for item in items):
+            fixed_run = run
+
+            def run():
+                # the nodes add their value-dependent cycles to it.cost
+                it.cost = 0
+                return fixed_run() + it.cost
         return (end + 1, bytes(mem[self.start:end + 1]), run)
 
     def if_(self, base_cost):
@@ -420,11 +446,11 @@ class _StatementCompiler(ExpressionCompiler):
         def run():
             it.jumped = False
             it.stmt_end = None
+            it.cost = 0         # (a priced condition adds its value-dependent cycles)
             try:
                 true = condition()
             except BasicError:
                 return replay()
-            it.cost = 0
             if not true:
                 it.pos = cond_end
                 it.skip_line()
@@ -434,7 +460,7 @@ class _StatementCompiler(ExpressionCompiler):
                 # the statement after it runs as a fresh one (finish_step has nothing
                 # to do after a jump that set no statement end)
                 it.jumped = True
-                return cost
+                return cost + it.cost
             try:
                 addr = find(number)
             except BasicError:
@@ -492,6 +518,7 @@ class _StatementCompiler(ExpressionCompiler):
         pointer = interp_module.LINE_POINTER
 
         def run():
+            it.cost = 0         # priced expressions add their value-dependent cycles
             try:
                 data = to_bytes(first_run())
                 mem[addr:addr + 8] = data
@@ -508,7 +535,7 @@ class _StatementCompiler(ExpressionCompiler):
             if it.line_addr is not None:
                 mem[pointer] = lo
                 mem[pointer + 1] = hi
-            return cost
+            return cost + it.cost
         return (end + 1, bytes(mem[start:end + 1]), run)
 
 
@@ -517,12 +544,13 @@ def _store(it, ref, name, is_str, node):
     interpreter's order: a two-character variable is found or made first)."""
     run = node.run
     mem = it.mem
+    answer, answer_end = interp_module.ANSWER, interp_module.ANSWER_END
     if ref is not None and ref[2] == NUM:
         addr = ref[0]
         to_bytes = bcd.to_bytes
 
         def store():
-            mem[addr:addr + 8] = to_bytes(run())
+            mem[addr:addr + 8] = mem[answer:answer_end] = to_bytes(run())
         return store
     store_value = it.vars.store
     if ref is not None:         # a fixed string variable
@@ -530,6 +558,15 @@ def _store(it, ref, name, is_str, node):
             store_value(ref, run())
         return store
     simple = it.vars.simple
+    if not is_str:
+        to_bytes = bcd.to_bytes
+
+        def store():
+            target = simple(name, is_str, True)
+            value = run()
+            store_value(target, value)
+            mem[answer:answer_end] = to_bytes(value)
+        return store
 
     def store():
         store_value(simple(name, is_str, True), run())

@@ -25,9 +25,10 @@ from bisect import bisect_left
 from pc1360.listing import list_line
 from pc1360.program import Line
 
+from . import bcd
 from .enter import PRO_MODE, RUN_MODE, ends_with_keyword
 from .errors import BasicError
-from .interp import INPUT_BUFFER
+from .interp import ANSWER, ANSWER_END, INPUT_BUFFER
 from .listview import last_element, render_units, units_of, wrap_spans
 from .screen import COLS, NUL, ROWS, TEXT_BUFFER
 from .typed import from_text
@@ -55,6 +56,7 @@ class EditorMixin:
             self.screen.clear()
             self.list_addr = None
             self.last_result = None
+            self.recalled = None        # LEFT/RIGHT bring nothing back after CLS (firmware)
             self._prompt(top=True)
             return
         if key == "MODE":
@@ -69,6 +71,10 @@ class EditorMixin:
             if not self._list_step(-1 if key == "UP" else 1):
                 self._show_listing(self.list_addr)
             return
+        if self.mode == PRO_MODE and key in ("UP", "DOWN") and self.line:
+            # a line being typed is dropped: UP/DOWN list as from an empty line
+            self.line.clear()
+            self.list_addr = None
         if self.list_addr is not None and key in ("UP", "DOWN"):
             self._list_step(-1 if key == "UP" else 1)
             return
@@ -91,17 +97,21 @@ class EditorMixin:
         if self.mode == RUN_MODE and key == "DOWN" and self.interp.stopped_at is not None:
             self._step_on()
             return
-        if self.mode == RUN_MODE and key == "UP" and self.interp.stopped_at is not None \
-                and not self.line:
-            self.screen.clear()                 # after a stop UP clears, as after an error
+        if self.mode == RUN_MODE and key == "UP" and not self.line and \
+                (self.interp.stopped_at is not None or self.error_at is not None):
+            # after a stop, or while a program's error line is remembered (until RUN or
+            # a stored line; through CLS, MODE and calculations), UP only clears
+            self.screen.clear()
             self._prompt(top=True)
             return
-        if self.mode == RUN_MODE and key in ("UP", "DOWN") and self.answer:
+        if self.mode == RUN_MODE and key in ("UP", "DOWN"):
             if cleared:
                 # right after the CLEAR question the display clears first (firmware)
                 self.screen.clear()
                 self.input_row = 0
-            for char in self.answer:            # typed as if by hand, CLS or not
+            # the last answer (interp.ANSWER), typed as if by hand, CLS or not
+            answer = bcd.format_number(bcd.from_bytes(self.mem[ANSWER:ANSWER_END]))
+            for char in answer.replace(" ", "").encode("ascii"):
                 self._edit(None, char)
             self.list_addr = self.last_result = None
             self._show_typing(full=True)

@@ -30,20 +30,24 @@ engine on the same keys):
 
 import copy
 
-from . import font, output, persist, statements  # noqa: F401  (registers the handlers)
-from .serial_io import SERIAL, SerialMixin, close_port  # OPEN/CLOSE/LOAD/SAVE/LPRINT (SIO)
-from .tape_io import TAPE, TapeMixin  # CSAVE/CLOAD/MERGE/PRINT#/INPUT# (cassette)
 from ..keyboard import KEY_BY_NAME
-from .errors import LINE, OTHER, BasicError
+from . import font, output, persist, statements  # noqa: F401  (registers the handlers)
 from .editor import EditorMixin
 from .enter import KEY_LATENCY, PRO_MODE, RUN_MODE, EnterMixin
+from .errors import LINE, OTHER, BasicError
 from .input import InputMixin
 from .interp import Interpreter
 from .keycodes import CHARS, SHIFTED, inkey_code
 from .listview import ListMixin, wrap_listing
 from .screen import COLS, NUL, ROWS, SPACE, Screen
+from .serial_io import (  # OPEN/CLOSE/LOAD/SAVE/LPRINT (SIO)
+    SERIAL,
+    SerialMixin,
+    close_port,
+)
 from .sound import TONE_CYCLES, SoundMixin
 from .states import DELAY, ENTER_WAIT, IDLE, INPUT, QUESTION, RUNNING
+from .tape_io import TAPE, TapeMixin  # CSAVE/CLOAD/MERGE/PRINT#/INPUT# (cassette)
 from .typed import tokenize_body  # noqa: F401  (tests import it from here)
 
 KEYWAIT_STROBE = 0x3F       # what the firmware writes to 0x3E00 while it waits for keys
@@ -102,7 +106,7 @@ STROBE_ADDR = 0x3E00
 ENGINE_STATE = ("state", "mode", "line", "input_row", "last_result", "last_shown", "shift",
                 "sml", "def_key", "prev_keys", "delay_left", "entering", "tones", "wait_key",
                 "error_lock", "input_items", "input_prompt", "input_keep", "input_col", "input_top", "input_len", "key_waits", "clock",
-                "list_addr", "cur", "block_at", "blink_start", "recalled", "edit_addr", "error_at", "answer",
+                "list_addr", "cur", "block_at", "blink_start", "recalled", "edit_addr", "error_at",
                 "error_cur", "end_prompt", "cleared", "key_queue", "key_busy", "key_settle", "wait_stop")
 INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_pos",
                 "running", "pending", "jumped", "stopped_at", "angle", "wait", "using",
@@ -143,7 +147,6 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
         self.recalled = None           # (line, row): what LEFT/RIGHT bring back after ENTER
         self.edit_addr = None          # PRO mode: the listed line being edited
         self.error_at = None           # (line number, body offset) of the last program error
-        self.answer = b"0."            # the last number result: RUN mode's UP/DOWN type it
         self.error_cur = None          # an immediate line's error: where LEFT/RIGHT put the cursor
         self.end_prompt = False        # the `>` is the one after a program's end
         self.cleared = False           # the card was just cleared (the CLEAR question)
@@ -484,7 +487,8 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
                 return PRO_LIST_WORK
             if self.error_lock:
                 return SHOW_LINE_WORK if key == "UP" else 0
-            if key == "UP" and self.interp.stopped_at is not None and not self.line:
+            if key == "UP" and not self.line and \
+                    (self.interp.stopped_at is not None or self.error_at is not None):
                 return SHOW_LINE_WORK           # after a stop, as after an error
             return RUN_UP_DOWN_WORK
         if state == ENTER_WAIT and self.wait_key == "ENTER":
@@ -530,16 +534,17 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
         if self.state in (RUNNING, DELAY):
             return
         if self.error_lock:
-            # after an error only CLS (or UP in RUN mode after a program's error) goes
-            # on, to a fresh `>`; after a typed line's error LEFT/RIGHT bring it back
-            # with the cursor at the error
+            # after an error only CLS (or UP in RUN mode while a program's error line
+            # is remembered: error_at) goes on, to a fresh `>`; after a typed line's
+            # error LEFT/RIGHT bring it back with the cursor at the error
             if self.mode == RUN_MODE and key in ("LEFT", "RIGHT") and \
                     self.error_cur is not None and self.recalled is not None:
                 self.error_lock = False
                 self._recall(key, self.error_cur)
                 return
-            if key == "CLS" or (key == "UP" and self.mode == RUN_MODE and self.error_cur is None):
+            if key == "CLS" or (key == "UP" and self.mode == RUN_MODE and self.error_at is not None):
                 self.error_lock = False
+                self.recalled = None
                 self.screen.clear()
                 self._prompt(top=True)
             return

@@ -10,7 +10,7 @@ from pc1360.tokenizer import tokenize_line
 
 from . import bcd
 from .errors import LINE, OTHER, SYNTAX, BasicError
-from .interp import STATEMENTS
+from .interp import ANSWER, ANSWER_END, STATEMENTS
 from .listview import first_colon, render_units, units_of, wrap_listing
 from .program import MAX_LINE
 from .screen import COLS, NUL, ROWS
@@ -103,7 +103,8 @@ class EnterMixin:
                 self.recalled = (render_units(units, False)[0], start_row,
                                  self.screen.scrolls, units)
             colon = first_colon(body)
-            if colon is not None:
+            # (a calculation or an assignment runs up to the `:` first: _run_immediate)
+            if colon is not None and body[:1] == b"\xfe" and body[1:2][0] in STATEMENTS:
                 self.interp.start_immediate(body)       # the cursor goes to the `:`
                 self.interp.pos += colon
                 raise BasicError(SYNTAX)        # one statement per typed line
@@ -163,6 +164,7 @@ class EnterMixin:
             if code == CODES["RUN"]:
                 close_port(self.mem)        # RUN closes the port (firmware engine)
                 end_latch(self, run=True)
+                self.error_at = None        # RUN forgets the last error's line
             # once a statement runs, LEFT/RIGHT bring nothing back (firmware engine)
             self.recalled = None
             self.state = RUNNING
@@ -180,6 +182,10 @@ class EnterMixin:
             # the display shows the value assigned, not what the variable kept
             # (R$(1)="XYZW" shows XYZW when R$() holds 3 characters)
             interp.vars.store(ref, value)
+        if not isinstance(value, bytes):
+            # the last answer, before the line's end is checked: `A=1:B=2` and `3:B=2`
+            # are ERROR 1 and leave A=1 and 1, and 3 (firmware engine)
+            self.mem[ANSWER:ANSWER_END] = bcd.to_bytes(value)
         if interp.peek() != 0x0D:
             raise BasicError(SYNTAX)
         interp.finish()
@@ -194,7 +200,7 @@ class EnterMixin:
         else:
             text = bcd.format_number(value).encode("ascii")
             self._message(text, right=True)
-            self.last_result = self.answer = text.replace(b" ", b"")
+            self.last_result = text.replace(b" ", b"")
 
     def _assignment_target(self):
         """If the line is `var = ...`, the variable's reference (position after it)."""

@@ -71,19 +71,27 @@ def _bitwise(func):
 # comparisons, unary sign between `* /` and `^`.
 _COMPARE_PREC = 4
 _POWER_PREC = 8
-_TOKEN_OPS = {CODES["OR"]: (1, _bitwise(lambda a, b: a | b), costs.LOGIC),
-              CODES["AND"]: (2, _bitwise(lambda a, b: a & b), costs.LOGIC)}
+# The fourth item gives an evaluation's value-dependent cycles (costs.py), if any.
+_TOKEN_OPS = {CODES["OR"]: (1, _bitwise(lambda a, b: a | b), costs.LOGIC, None),
+              CODES["AND"]: (2, _bitwise(lambda a, b: a & b), costs.LOGIC, None)}
+_VALUE_OPS = costs.OPERATOR_VALUE_COSTS
 _BYTE_OPS = {
-    0x2B: (5, _add, costs.ADD),
-    0x2D: (5, lambda a, b: bcd.sub(_number(a), _number(b)), costs.ADD),
-    0x2A: (6, lambda a, b: bcd.mul(_number(a), _number(b)), costs.MULTIPLY),
-    0x2F: (6, lambda a, b: bcd.div(_number(a), _number(b)), costs.DIVIDE),
-    0x5E: (_POWER_PREC, lambda a, b: bcd.power(_number(a), _number(b)), costs.POWER),
+    0x2B: (5, _add, costs.ADD, None),
+    0x2D: (5, lambda a, b: bcd.sub(_number(a), _number(b)), costs.ADD, None),
+    0x2A: (6, lambda a, b: bcd.mul(_number(a), _number(b)), costs.MULTIPLY,
+           _VALUE_OPS["*"]),
+    0x2F: (6, lambda a, b: bcd.div(_number(a), _number(b)), costs.DIVIDE,
+           _VALUE_OPS["/"]),
+    0x5E: (_POWER_PREC, lambda a, b: bcd.power(_number(a), _number(b)), costs.POWER,
+           _VALUE_OPS["^"]),
 }
 _COMPARE_BYTES = frozenset(b"<=>")
-_COMPARE_OPS = {op: (_COMPARE_PREC, _comparison(test), costs.COMPARE)
+_COMPARE_OPS = {op: (_COMPARE_PREC, _comparison(test), costs.COMPARE, None)
                 for op, test in _COMPARE.items()}
 _FUNCTION_COSTS = {CODES[name]: cycles for name, cycles in costs.FUNCTIONS.items()}
+VALUE_COSTS = {CODES[name]: func for name, func in costs.VALUE_COSTS.items()}
+ANGLE_VALUE_COSTS = {CODES[name]: func for name, func in costs.ANGLE_VALUE_COSTS.items()}
+_SQR_CYCLES = costs.VALUE_COSTS["SQR"]
 
 
 _NOT_AFTER_LITERAL = frozenset(range(0x41, 0x5B)) | frozenset(range(0x61, 0x7B)) | {0x22}
@@ -125,12 +133,9 @@ def to_int(value, low=-32768, high=65535):
     return int(value)
 
 
-class Expressions:
-    """Mixin for the interpreter: needs mem, pos, vars, screen, angle, a dict
-    `_literals`, a cycle counter `cost` and the host hooks inkey(),
-    random_fraction()."""
-
-    # ------------------------------------------------------------ scanning
+class Scanner:
+    """Reading tokenized bytes at `pos` in `mem`, shared by the interpreter and the
+    expression compiler; `refuse()` says what a missing byte means to each."""
 
     def peek(self):
         """The next byte that is not a space (the tokenizer drops spaces outside
@@ -152,9 +157,8 @@ class Expressions:
         return False
 
     def expect(self, byte):
-        if self.peek() != byte:
-            raise BasicError(SYNTAX)
-        self.pos += 1
+        if not self.accept(byte):
+            self.refuse()
 
     def peek_token(self):
         """The keyword code at the current position, or None."""
@@ -171,6 +175,15 @@ class Expressions:
     def at_end(self):
         """True at the end of a statement (':' or the line's 0x0D)."""
         return self.peek() in (0x3A, 0x0D)
+
+
+class Expressions(Scanner):
+    """Mixin for the interpreter: needs mem, pos, vars, screen, angle, a dict
+    `_literals`, a cycle counter `cost` and the host hooks inkey(),
+    random_fraction()."""
+
+    def refuse(self):
+        raise BasicError(SYNTAX)
 
     # ------------------------------------------------------------ typed results
 
@@ -217,10 +230,15 @@ class Expressions:
                 self.pos = pos
                 return left
             self.pos = pos + width
-            prec, func, cycles = op
+            prec, func, cycles, value_cycles = op
             right = self._power_right() if prec == _POWER_PREC else self.expression(prec + 1)
-            left = func(left, right)
-            self.cost += cycles
+            if value_cycles is None:
+                left = func(left, right)
+                self.cost += cycles
+            else:
+                result = func(left, right)
+                self.cost += cycles + value_cycles(left, right, result)
+                left = result
 
     def _unary(self, min_prec):
         byte = self.peek()
@@ -243,8 +261,10 @@ class Expressions:
         value = self.operand()
         if self.peek() == 0x5E:
             self.pos += 1
-            self.cost += costs.POWER
-            value = bcd.power(_number(value), _number(self._power_right()))
+            exponent = _number(self._power_right())
+            result = bcd.power(_number(value), exponent)
+            self.cost += costs.POWER + costs.power_cycles(value, exponent, result)
+            value = result
         return value
 
     def operand(self):
@@ -313,7 +333,10 @@ class Expressions:
         if byte == ROOT_CHAR:
             self.pos += 1
             self.cost += costs.FUNCTIONS["SQR"]
-            return bcd.sqr(self._num(self.operand()))
+            arg = self._num(self.operand())
+            root = bcd.sqr(arg)
+            self.cost += _SQR_CYCLES(arg, root)
+            return root
         raise BasicError(SYNTAX)
 
     def _number_literal(self):
@@ -402,9 +425,17 @@ class Expressions:
     def function(self, code):
         self.cost += _FUNCTION_COSTS.get(code, costs.FUNCTION)
         if code in _NUMERIC:
-            return _NUMERIC[code](self._num(self.operand()))
+            arg = self._num(self.operand())
+            value = _NUMERIC[code](arg)
+            value_cycles = VALUE_COSTS.get(code)
+            if value_cycles is not None:
+                self.cost += value_cycles(arg, value)
+            return value
         if code in _ANGLE:
-            return _ANGLE[code](self._num(self.operand()), self.angle)
+            arg = self._num(self.operand())
+            value = _ANGLE[code](arg, self.angle)
+            self.cost += ANGLE_VALUE_COSTS[code](arg, value, self.angle)
+            return value
         handler = FUNCTIONS.get(code)
         if handler is None:
             raise BasicError(SYNTAX)

@@ -34,6 +34,12 @@ TRACE_CYCLES = 17_000
 TRACE_SCROLL_CYCLES = 16_000
 INPUT_BUFFER = 0xFD20       # the 80-byte line buffer; immediate lines run from here
 RANDOM_SEED = 0xFDE0        # the ROM's random seed (hardware.md §4); our generator's state
+# The last answer (8 bytes, stored form), which RUN mode's UP/DOWN type. Found on the
+# firmware engine: a typed calculation, a numeric assignment (array elements too) and
+# PRINT's or PAUSE's first number after its last `,` write it; FOR, NEXT, IF, INPUT,
+# LPRINT and strings do not. (READ writes it too there; stmt_read does not yet.)
+ANSWER = 0xFDE8
+ANSWER_END = ANSWER + 8
 # The ROM's pointer into the program line being run (little-endian): after each program
 # statement it holds the address of the statement's last byte (the one before its ':' or
 # CR; a false IF: the byte before the line's CR). Found on the firmware engine: jumps
@@ -77,7 +83,7 @@ class Interpreter(Expressions):
         self.trace = False
         self.aread = b""            # what the display held when DEF started the program
         self._literals = {}         # number literals by address (expr._number_literal)
-        from .compiler import Compiler     # (it imports this module)
+        from .compiler import Compiler  # (it imports this module)
         self.compiler = Compiler(self)
         self.compiling = True       # False: every statement interpreted (for tests)
         self.clear_run_state()
@@ -319,9 +325,15 @@ class Interpreter(Expressions):
             value = self.expression()
             if isinstance(value, bytes) != (ref[2] != 0):
                 raise BasicError(OTHER)
-            self.vars.store(ref, value)
+            self.store_value(ref, value)
             if not self.accept(0x2C):
                 return
+
+    def store_value(self, ref, value):
+        """Assignment and READ: a number stored also becomes the last answer."""
+        self.vars.store(ref, value)
+        if ref[2] == 0:
+            self.mem[ANSWER:ANSWER_END] = bcd.to_bytes(value)
 
     # ------------------------------------------------------------ jumps
 

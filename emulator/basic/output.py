@@ -14,7 +14,7 @@ from decimal import ROUND_DOWN, Decimal
 from . import bcd
 from .errors import ILLEGAL, SYNTAX, USING, BasicError
 from .expr import to_int
-from .interp import statement
+from .interp import ANSWER, ANSWER_END, statement
 from .screen import COLS, ROWS, close_text, split_row
 from .serial_io import get_port
 from .tokens import CODES
@@ -124,10 +124,12 @@ def _format_using(fmt, value):
 
 
 def print_fields(it):
-    """Parse PRINT's item list into (segments, open_end): segments split by `,`, each
-    a list of formatted items; open_end if the list ended with `;`."""
+    """Parse PRINT's item list into (segments, open_end, answer): segments split by `,`,
+    each a list of formatted items; open_end if the list ended with `;`; answer the
+    first number after the last `,` (None if none), which PRINT makes the last answer."""
     segments = [[]]
     open_end = False
+    answer = None
     while not it.at_end():
         if it.accept_token(_USING):
             set_using(it, it.string_literal() if it.peek() == 0x22 else None)
@@ -136,6 +138,8 @@ def print_fields(it):
         value = it.expression()
         if isinstance(value, bytes):
             value = value.replace(b"\x00", b"")    # a NUL takes no place (CHR$ 0)
+        elif answer is None:
+            answer = value
         if it.using is not None:
             segments[-1].append((format_using(it.using, value), not isinstance(value, bytes)))
         elif isinstance(value, bytes):
@@ -147,6 +151,7 @@ def print_fields(it):
             open_end = True
         elif it.accept(0x2C):
             segments.append([])
+            answer = None
         elif not it.at_end():
             raise BasicError(SYNTAX)
     # a list split by `,` takes no `;` and no `,` at its end: PRINT "A";"B","C",
@@ -154,7 +159,13 @@ def print_fields(it):
     if len(segments) > 1 and (not segments[-1] or any(len(seg) > 1 for seg in segments)
                               or open_end):
         raise BasicError(SYNTAX)
-    return segments, open_end
+    return segments, open_end, answer
+
+
+def set_answer(it, answer):
+    """PRINT's and PAUSE's number becomes the last answer (LPRINT's does not)."""
+    if answer is not None:
+        it.mem[ANSWER:ANSWER_END] = bcd.to_bytes(answer)
 
 
 def _aligned(number, width):
@@ -267,7 +278,8 @@ def display_wait(it):
 
 @statement("PRINT", cost=13_900)
 def stmt_print(it):
-    segments, open_end = print_fields(it)
+    segments, open_end, answer = print_fields(it)
+    set_answer(it, answer)
     if segments == [[]]:
         # PRINT alone shows nothing; it only closes a line left open by `;`
         it.screen.col = 0
@@ -285,7 +297,8 @@ def stmt_print(it):
 
 @statement("PAUSE", cost=5_600)      # with PAUSE_CYCLES: PAUSE I 278,800 (firmware)
 def stmt_pause(it):
-    segments, open_end = print_fields(it)
+    segments, open_end, answer = print_fields(it)
+    set_answer(it, answer)
     show(it, layout(segments, open_end or it.screen.col > 0), open_end)
     it.pending = ("delay", PAUSE_CYCLES)
 
@@ -306,7 +319,7 @@ def stmt_lprint(it):
         it.skip_statement()
         it.cost += (it.pos - start) * LPRINT_BYTE_CYCLES
         return
-    segments, open_end = print_fields(it)
+    segments, open_end, _answer = print_fields(it)
     numbers = sum(number for segment in segments for _text, number in segment)
     it.cost -= LPRINT_OPEN_SAVING
     it.pending = ("serial", "lprint", lprint_text(segments, open_end), numbers, not open_end)

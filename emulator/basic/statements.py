@@ -156,7 +156,7 @@ def stmt_read(it):
             it.pos = saved
         if isinstance(value, bytes) != (ref[2] != 0):
             raise BasicError(OTHER)
-        it.vars.store(ref, value)
+        it.store_value(ref, value)
         if not it.accept(0x2C):
             return
 

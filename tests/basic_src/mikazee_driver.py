@@ -24,10 +24,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pc1360.tokenizer import tokenize
-
 import kniffel_driver as kd  # generic helpers only (boot, the stored lines)
 import mikazee_model as mm
+from pc1360.tokenizer import tokenize
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "mikazee.bas"

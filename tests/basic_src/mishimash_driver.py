@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import kniffel_driver
-
 from pc1360.tokenizer import tokenize
 
 # The generic pieces of the Kniffel driver (the firmware's line pointer, fixed variable A,

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from basic_source import fixed_letter_uses, long_words, LINE_REF
-
 import mikazee_model as mm
+from basic_source import LINE_REF, fixed_letter_uses, long_words
 
 tokenizer = pytest.importorskip("pc1360.tokenizer")
 program = pytest.importorskip("pc1360.program")

@@ -17,11 +17,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from emulator.machine import PC1360
-from pc1360.tokenizer import tokenize
-
 import kniffel_driver as kd
+from emulator.machine import PC1360
 from kniffel_driver import DriverError
+from pc1360.tokenizer import tokenize
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "yahtzee.bas"

@@ -3,11 +3,11 @@
 from decimal import Decimal as D
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from emulator.basic import bcd
 from emulator.basic.errors import CALC, BasicError
-
 
 # Fitted machine numbers: 10 significant digits, exponent -99..99.
 numbers = st.builds(
@@ -69,6 +69,19 @@ def test_arithmetic_keeps_two_guard_digits():
     (lambda: bcd.sub(bcd.mul(bcd.div(D(7), D(3)), D(1)), D("2.333333333")), "3.3E-10"),
     (lambda: bcd.sub(bcd.from_bytes(bcd.to_bytes(bcd.div(D(2), D(3)))), D("0.6666666667")),
      "0."),
+    # SQR and * cut at 12 digits (tests/faithful/cases/MATH_precision_*.toml)
+    (lambda: bcd.sub(bcd.sqr(D(5)), D("2.236067977")), "4.9E-10"),
+    (lambda: bcd.sub(bcd.sqr(D(3)), D("1.732050808")), "-4.4E-10"),
+    (lambda: bcd.sub(bcd.mul(D("1.42"), D("1.234567891")), D("1.753086405")), "2.2E-10"),
+    # the smaller addend loses the digits shifted out of the 12-digit window
+    (lambda: bcd.sub(bcd.add(D("1.42"), D("1.234567891E-5")), D("1.420012346")), "-3.3E-10"),
+    (lambda: bcd.sub(bcd.sub(D("1.42"), D("1.234567891E-5")), D("1.419987654")), "3.3E-10"),
+    # a difference below the window's 11th digit is 0; at the 11th it is kept
+    (lambda: bcd.sub(bcd.sqr(D("15.12")), D("3.888444419")), "0."),
+    (lambda: bcd.sub(bcd.div(D(1), D(3)), D(".3333333333")), "3.3E-11"),
+    # LN is LOG / 0.434294481903
+    (lambda: bcd.sub(bcd.ln(D("12.38")), D("2.516082267")), "2.4E-10"),
+    (lambda: bcd.sub(bcd.log(D("17.86")), D("1.251881454")), "5.5E-10"),
 ])
 def test_guard_digits_match_the_firmware(compute, shown):
     assert bcd.format_number(compute()) == shown

@@ -4,21 +4,11 @@ every run() call, errors included."""
 
 import pytest
 
-from pc1360.tokenizer import parse_program
-
+from bare_machine import BareMachine
+from emulator.basic import bcd, compile_expr
 from emulator.basic.engine import RUNNING, BuiltinEngine, tokenize_body
-
-
-class Keyboard:
-    def __init__(self):
-        self.pressed = set()
-
-
-class FakeMachine:
-    def __init__(self):
-        self.mem = bytearray(65536)
-        self.keyboard = Keyboard()
-
+from emulator.basic.interp import ANSWER, ANSWER_END
+from pc1360.tokenizer import parse_program
 
 PROGRAMS = {
     "counters": "10 A=A+1:B=B+2:C=C-.5:D=D*1.01:IF A<300 GOTO 10\n20 E=A+B+C+D",
@@ -54,11 +44,32 @@ PROGRAMS = {
     "if without keyword": "10 A=A+1:IF A<9 GOTO 10\n20 IF A>5 B=1",
     "then line and more": "10 A=A+1:IF A<9 THEN 10:B=1",
     "goto and more": "10 A=A+1:IF A<9 GOTO 10\n20 GOTO 10:B=1",
+    # costs that depend on the values (costs.py): each evaluation charges its own
+    "value-dependent costs": "10 DEGREE:I=I+1:A=I/7+I*I+SQR I+LN I+LOG I+EXP (I/9)\n"
+                             "20 B=I^1.5+2^I+(-2)^I+SIN (I*45)+COS (I*30)+TAN (I*.9+45)\n"
+                             "30 C=ATN (I/4)+ASN (I/80)+ACS (I/80)+\u221aI:D$=STR$ (I/3)\n"
+                             "40 FOR J=1 TO SQR I STEP I/9:K=K+J/3:NEXT J\n"
+                             "50 IF I/3<1 THEN 10\n"
+                             "60 RADIAN:E=SIN (I-I)+COS I+TAN (I/9):I=I+1:IF I<9 THEN 60",
+    "value-dependent condition": "10 I=I+1:IF I*I/7<300 THEN 10\n"
+                                 "20 IF SQR I>5 LET J=J+LN I:I=I-1:GOTO 20",
+    # the last answer (interp.ANSWER) after each kind of assignment, in the RAM compared
+    "last answer": '10 A=A+1:AB=AB+A/3:B$="Q":IF A<30 GOTO 10\n'
+                   '20 C=A*2,XY$="R":FOR I=1 TO 3:NEXT I:D=2/3:E$="S":FOR J=1 TO 2:NEXT J',
 }
+
+# (program, the last answer it leaves): compiled assignments write it as the
+# interpreter's do (firmware engine: strings, FOR and NEXT leave it alone)
+LAST_ANSWERS = [
+    ('10 A=A+1:IF A<20 GOTO 10\n20 B$="X":FOR I=5 TO 9:NEXT I', 20),
+    ('10 AB=AB+.5:IF AB<7 GOTO 10\n20 XY$="Q"', 7),
+    ("10 A=A+1:C=A/3,D=2:IF A<9 GOTO 10", 2),
+    ("10 WAIT 0:A=A+1:IF A<9 GOTO 10\n20 PRINT A,A*2", 18),
+]
 
 
 def machine_with(source, compiling):
-    machine = FakeMachine()
+    machine = BareMachine()
     engine = BuiltinEngine(machine)
     engine.interp.program.init_card(0x8000)
     engine.reset()
@@ -94,6 +105,19 @@ def test_compiled_run_matches_interpreter(name):
         assert got == want, f"{name}: state after run() call {index} differs"
 
 
+def test_forgotten_value_charge_shows(monkeypatch):
+    """A compiled function that does not charge its value-dependent cycles (SQR's,
+    LN's) gives other cycles than the interpreter: the comparison above sees it."""
+    source = PROGRAMS["value-dependent condition"]
+    interpreted, _ = trace_run(source, compiling=False)
+    apply = compile_expr._apply
+    monkeypatch.setattr(compile_expr, "_apply",
+                        lambda func, arg, kind, it, value_cycles=None:
+                        apply(func, arg, kind, it))
+    compiled, _ = trace_run(source, compiling=True)
+    assert compiled != interpreted
+
+
 def test_compiler_handles_the_loops():
     """The hot statements are compiled, not handed back to the interpreter."""
     _states, engine = trace_run(PROGRAMS["counters"], compiling=True, slices=2)
@@ -118,6 +142,17 @@ def test_changed_statement_is_compiled_again():
     assert machine.mem[addr + 4] == ord("1")
     machine.mem[addr + 4] = ord("2")
     assert run_from_zero() == 10
+
+
+@pytest.mark.parametrize("source, answer", LAST_ANSWERS)
+def test_last_answer_on_both_paths(source, answer):
+    for compiling in (False, True):
+        machine, engine = machine_with(source, compiling)
+        engine.start()
+        engine.run(2_000_000)
+        assert engine.internal_errors == []
+        got = bcd.from_bytes(machine.mem[ANSWER:ANSWER_END])
+        assert got == answer, f"compiling={compiling}"
 
 
 @pytest.mark.parametrize("line", [

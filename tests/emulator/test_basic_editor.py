@@ -4,11 +4,10 @@ are checked by the faithfulness suite (tests/faithful/cases/CALC_*, ERROR_*, PRO
 
 import pytest
 
-from pc1360.tokenizer import tokenize
-
 from emulator.basic import persist
 from emulator.basic.editor import BLOCK, HOLE, MAX_CHARS
 from emulator.machine import PC1360
+from pc1360.tokenizer import tokenize
 
 
 @pytest.fixture

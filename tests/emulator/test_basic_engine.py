@@ -2,27 +2,15 @@
 time, and robustness against any token stream (emulator/basic/engine.py)."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from pc1360.keywords import KEYWORDS
-
+from bare_machine import BareMachine
 from emulator import keys
 from emulator.basic import font
 from emulator.basic.engine import BuiltinEngine
 from emulator.lcd import LCD
-
-
-class Keyboard:
-    def __init__(self):
-        self.pressed = set()
-
-
-class FakeMachine:
-    """Just what an engine may use: mem and keyboard.pressed."""
-
-    def __init__(self):
-        self.mem = bytearray(65536)
-        self.keyboard = Keyboard()
+from pc1360.keywords import KEYWORDS
 
 
 def tap(machine, engine, key):
@@ -42,7 +30,7 @@ def type_text(machine, engine, text):
 
 @pytest.fixture
 def booted():
-    machine = FakeMachine()
+    machine = BareMachine()
     engine = BuiltinEngine(machine)
     tap(machine, engine, "Y")
     return machine, engine
@@ -55,7 +43,7 @@ def screen(engine):
 
 
 def test_blank_card_asks_the_clear_question():
-    machine = FakeMachine()
+    machine = BareMachine()
     engine = BuiltinEngine(machine)
     assert screen(engine)[:2] == ['MEM$ = "C"'.ljust(24), "RAM CARD S1 CLEAR O.K. ?"]
     tap(machine, engine, "N")
@@ -71,7 +59,7 @@ def test_blank_card_asks_the_clear_question():
 
 
 def test_a_valid_card_boots_to_run_mode():
-    machine = FakeMachine()
+    machine = BareMachine()
     engine = BuiltinEngine(machine)
     tap(machine, engine, "Y")
     engine.reset()
@@ -320,7 +308,7 @@ _bodies = st.lists(st.one_of(st.sampled_from(_VOCABULARY), st.binary(min_size=1,
 @given(st.lists(_bodies, min_size=1, max_size=4),
        st.lists(st.sampled_from(["ENTER", "BRK", "A", "1", "DOWN", "CLS"]), max_size=4))
 def test_any_token_stream_ends_as_a_machine_error_never_a_python_one(bodies, keys):
-    machine = FakeMachine()
+    machine = BareMachine()
     engine = BuiltinEngine(machine)
     tap(machine, engine, "Y")
     program = engine.interp.program
@@ -337,7 +325,7 @@ def test_any_token_stream_ends_as_a_machine_error_never_a_python_one(bodies, key
 @settings(max_examples=100, deadline=None)
 @given(_bodies)
 def test_any_typed_immediate_line_is_handled(body):
-    machine = FakeMachine()
+    machine = BareMachine()
     engine = BuiltinEngine(machine)
     tap(machine, engine, "Y")
     engine.line[:] = body[:80]
@@ -360,7 +348,7 @@ def test_any_typed_immediate_line_is_handled(body):
 ])
 def test_hostile_programs_end_as_machine_errors(source):
     from pc1360.tokenizer import parse_program
-    machine = FakeMachine()
+    machine = BareMachine()
     engine = BuiltinEngine(machine)
     tap(machine, engine, "Y")
     if isinstance(source, bytes):          # a body the tokenizer would refuse (> 80 typed)
@@ -450,8 +438,8 @@ GRAPHICS = [
 def test_same_graphics_as_the_firmware(rom_dir):
     """The dots of the graphics statements (text rows are not compared: the fonts
     differ by design)."""
-    from pc1360.tokenizer import tokenize
     from emulator.machine import PC1360
+    from pc1360.tokenizer import tokenize
     source = "".join(f'{10 * (n + 1)} WAIT 0:CLS:{src}:CURSOR 0,2:PRINT "":END\n'
                      for n, src in enumerate(GRAPHICS))
     machines = []

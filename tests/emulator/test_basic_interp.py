@@ -5,27 +5,14 @@ from decimal import Decimal as D
 
 import pytest
 
-from pc1360.tokenizer import parse_program
-
+from bare_machine import BareMachine
 from emulator.basic.engine import BuiltinEngine, tokenize_body
 from emulator.basic.errors import BasicError
-
-
-class Keyboard:
-    def __init__(self):
-        self.pressed = set()
-
-
-class FakeMachine:
-    """Just what an engine may use: mem and keyboard.pressed."""
-
-    def __init__(self):
-        self.mem = bytearray(65536)
-        self.keyboard = Keyboard()
+from pc1360.tokenizer import parse_program
 
 
 def machine_with(source):
-    machine = FakeMachine()
+    machine = BareMachine()
     engine = BuiltinEngine(machine)
     engine.interp.program.init_card(0x8000)
     engine.reset()

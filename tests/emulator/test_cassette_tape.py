@@ -2,7 +2,13 @@
 
 import pytest
 
-from emulator.cassette import PLAY_RATE, Recording, record_edges, signal_edges, tape_edges
+from emulator.cassette import (
+    PLAY_RATE,
+    Recording,
+    record_edges,
+    signal_edges,
+    tape_edges,
+)
 from pc1360 import tape, tapesound
 from pc1360.tokenizer import tokenize
 

@@ -6,7 +6,6 @@ from hypothesis import strategies as st
 
 from test_cpu_ops import ORG, FakeBus, make_cpu, run_op
 
-
 # ---- internal RAM block moves -------------------------------------------------------
 
 def test_mvw_copies_i_plus_1_bytes_up_from_q_to_p():

@@ -20,6 +20,7 @@ import pytest  # noqa: E402
 from emulator.frontend import layout  # noqa: E402
 from emulator.frontend.app import Window  # noqa: E402
 
+
 @pytest.fixture
 def booted(rom_dir):
     """A firmware machine at the RUN-mode prompt, in a window."""

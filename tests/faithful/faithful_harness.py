@@ -30,9 +30,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from emulator import keys
 from emulator.lcd import CELL_PITCH, CELL_X0, COLUMNS, GLYPH_WIDTH, LINES, WIDTH
 from emulator.machine import KEY_HOLD, PC1360
-from emulator import keys
 
 HERE = Path(__file__).resolve().parent
 CASES_DIR = HERE / "cases"

@@ -5,8 +5,16 @@ from pathlib import Path
 
 import pytest
 
-from pc1360.keywords import (ABBREVIATIONS, BY_CODE, BY_NAME, KEYWORDS, TYPED, resolve_abbreviation,
-                             shortest_abbreviation)
+from pc1360.keywords import (
+    ABBREVIATIONS,
+    BY_CODE,
+    BY_NAME,
+    KEYWORDS,
+    TYPED,
+    resolve_abbreviation,
+    shortest_abbreviation,
+)
+
 REFERENCE_CSV = Path(__file__).resolve().parents[3] / "shared" / "reference" / "pc1360_keywords.csv"
 ROM_TABLE = 0x58E9 - 0x4000  # bank 0, CPU address &58E9 (basic_format.md §1.1)
 

@@ -8,8 +8,13 @@ import pytest
 
 from pc1360.errors import FormatError
 from pc1360.tape import decode_tap, encode_tap, program_from_tape
-from pc1360.tapesound import (DEFAULT_RATE, decode_samples, encode_samples, wav_bytes,
-                              wav_samples)
+from pc1360.tapesound import (
+    DEFAULT_RATE,
+    decode_samples,
+    encode_samples,
+    wav_bytes,
+    wav_samples,
+)
 from pc1360.tokenizer import tokenize
 
 IMAGE = tokenize('10 PRINT "HELLO":GOTO 10\n20 END\n')

@@ -4,9 +4,27 @@ the SioPort that puts it on the PC-1360's port bits."""
 import pytest
 
 from emulator.serial_line import (
-    CPU_HZ, FO_SD, IB_CD, IB_CS, IB_RD, LATCH_ER, LATCH_RR, LATCH_RS, MARK, SPACE, FrameFormat,
-    LineError, Receiver, SioPort, Transmitter, decode, encode, frame_bits, frames_to_bytes,
-    parity_bit)
+    CPU_HZ,
+    FO_SD,
+    IB_CD,
+    IB_CS,
+    IB_RD,
+    LATCH_ER,
+    LATCH_RR,
+    LATCH_RS,
+    MARK,
+    SPACE,
+    FrameFormat,
+    LineError,
+    Receiver,
+    SioPort,
+    Transmitter,
+    decode,
+    encode,
+    frame_bits,
+    frames_to_bytes,
+    parity_bit,
+)
 
 FORMATS = [FrameFormat(baud, bits, parity, stop)
            for baud in (300, 1200) for bits in (7, 8) for parity in "NEO" for stop in (1, 2)]

@@ -24,7 +24,6 @@ from tools import cmd_serial, transfer
 from tools.cli import build_parser, main
 from tools.transfer import Progress, Settings, TransferError
 
-
 # --- settings and the OPEN statement --------------------------------------------------
 
 @pytest.mark.parametrize("settings,statement", [
