@@ -244,6 +244,7 @@ class _StatementCompiler(ExpressionCompiler):
         # the last loop seen: (loop, STEP as a small int or None, the limit as an
         # int when it is a small whole number, STEP >= 0)
         known = [None, None, None, None]
+        written = [None, None]      # (the 8 bytes last stored, their whole number)
 
         def run():
             stack = it.for_stack
@@ -260,11 +261,16 @@ class _StatementCompiler(ExpressionCompiler):
                 known[:] = (loop, small_int(step), loop.limit if small is None else small,
                             step >= 0)
             _loop, int_step, bound, forward = known
-            number = ints(bytes(mem[addr:addr + 7])) if int_step is not None else None
+            number = None
+            if int_step is not None:
+                stored = mem[addr:addr + 8]
+                # the bytes this NEXT wrote last time are still there: their value is known
+                number = written[1] if stored == written[0] else ints(bytes(stored[:7]))
             if number is not None and -limit < number + int_step < limit:
                 # whole numbers: bcd.add would give exactly the int sum
                 value = number + int_step
-                mem[addr:addr + 8] = int_bytes(value)
+                mem[addr:addr + 8] = written[0] = int_bytes(value)
+                written[1] = value
             else:
                 try:
                     value = add(load(), step)

@@ -30,6 +30,17 @@ LOGIC = 3740            # AND, OR
 NOT = 2900
 CONCAT = 2000           # string +
 FUNCTION = 3000         # a function with no figure of its own below
+# A line typed in RUN mode, from ENTER's press to the next key wait (firmware engine;
+# tests/emulator/test_basic_timing.py keeps these figures):
+# `1` 76,400 cycles, 29 digits 104,400, 40 digits 115,300 (about 900 a character: the
+# firmware reads and tokenizes the line first); `1+` (ERROR 1) 73,600, `CONT` (ERROR 9)
+# 72,700; `SIN 30` 123,100, `A=SIN 30` 128,500, `1+1+...+1` (29 characters) 137,600:
+# the expression's own cycles as a program's, then the value is shown; `WAIT 0`,
+# `RADIAN`, `CLEAR` 86,200-86,900, most of it after the statement, back at the prompt.
+TYPED_BASE = 59_000         # ENTER's press to acting on the line (an error shows then)
+TYPED_CHAR = 908            # ... and each typed character
+TYPED_RESULT = 4_800        # showing a calculation's value, after its expression
+TYPED_STATEMENT_END = 9_000     # a typed statement's return to the prompt
 # Each line a jump's search steps over (program.lines_passed): GOTO 900 from line 10
 # over 8 more lines takes 670 cycles more; a GOSUB about 190 a line.
 LINE_SEARCH = 85

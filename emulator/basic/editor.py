@@ -356,10 +356,18 @@ class EditorMixin:
         if self.recalled is None or interp.line_addr is not None or interp.pos < INPUT_BUFFER:
             return None
         body = bytes(self.mem[INPUT_BUFFER:interp.pos])
+        keyword = ends_with_keyword(body)
         try:
-            return len(from_text(list_line(Line(1, body)))) - 2 + ends_with_keyword(body)
+            column = len(from_text(list_line(Line(1, body)))) - 2 + keyword
+            # a typed statement's error at the line's end points at its last element
+            # (`RUN 500`, `GOTO 5*100`: ERROR 4 at the last digit; `CONT`: ERROR 9 at
+            # the keyword; firmware engine)
+            if self.typed_end and self.mem[interp.pos] == 0x0D and column:
+                column = len(from_text(list_line(Line(1, body[:-2])))) - 2 if keyword \
+                    else column - 1
         except Exception:       # noqa: BLE001 - a cut token: no cursor position
             return None
+        return column
 
     def _edit_listed(self, key):
         """PRO mode, a listing shown: RIGHT/LEFT edit its top line. True if done."""

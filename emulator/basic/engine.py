@@ -68,6 +68,11 @@ KEY_REPEAT_PER_CHAR = 530
 KEY_WORK = {"CLS": 31_500, "MODE": 31_500, "DEL": 33_500, "INS": 37_500}
 PRO_LIST_WORK = 48_500          # UP/DOWN in PRO mode
 RUN_UP_DOWN_WORK = 15_500       # UP/DOWN in RUN mode (the last answer, a stop's next line)
+CONTINUE_WORK = 13_400          # an operator typed after a result: the answer comes back,
+CONTINUE_CHAR = 790             # ... each of its characters (`1` 36,100 cycles, `12345` 39,200)
+CONTINUING_KEYS = frozenset("+-*/")     # (editor.CONTINUING, its unshifted keys)
+ERROR_RECALL_WORK = 21_800      # LEFT/RIGHT bringing back a typed line after its error,
+ERROR_RECALL_CHAR = 2_900       # ... each of its characters (CONT 33,400, GOTO 500 45,000)
 SHOW_LINE_WORK = 86_000         # UP showing a program line: at a PRINT wait, after an error
 PRINT_WAIT_ENTER_WORK = 7_000   # ENTER at a PRINT wait
 BREAK_WORK = 21_500             # BRK stopping a program (press to the end of its work)
@@ -104,7 +109,8 @@ STROBE_ADDR = 0x3E00
 
 # state() keeps these attributes of the engine, the interpreter and the screen.
 ENGINE_STATE = ("state", "mode", "line", "input_row", "last_result", "last_shown", "shift",
-                "sml", "def_key", "prev_keys", "delay_left", "entering", "tones", "wait_key",
+                "sml", "def_key", "prev_keys", "delay_left", "entering", "enter_value", "typed_end",
+                "tones", "wait_key",
                 "error_lock", "input_items", "input_prompt", "input_keep", "input_col", "input_top", "input_len", "key_waits", "clock",
                 "list_addr", "cur", "block_at", "blink_start", "recalled", "edit_addr", "error_at",
                 "error_cur", "end_prompt", "cleared", "key_queue", "key_busy", "key_settle", "wait_stop")
@@ -161,6 +167,8 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
         self.wait_stop = None          # the PRINT wait that lines are typed under (_wait_over)
         self.delay_left = 0
         self.entering = False          # the DELAY is ENTER's: the typed line runs after it
+        self.enter_value = None        # ... or a typed calculation's value shows after it
+        self.typed_end = 0             # cycles a typed statement takes back to the prompt
         self.tones = []                # BEEP: (delay_left at a tone's start, its length)
         self.wait_key = "ENTER"        # the key that ends ENTER_WAIT (DOWN under TRON)
         self.error_lock = False        # an error is shown: only CLS goes on
@@ -439,6 +447,8 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
         """BRK, read at once: after a stop the key-wait loop comes back BREAK_WORK
         later (more when the message scrolled), and only once the key is up."""
         before, scrolls = self.state, self.screen.scrolls
+        if before == RUNNING or (before == DELAY and not self.entering):
+            self.recalled = None        # a stopped run brings no typed line back
         self._key("BRK")
         if self.state in KEY_WAIT_STATES:
             work = 0
@@ -504,6 +514,12 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
             return TRACE_STOP_SCROLL_WORK if self.screen.row == ROWS - 1 else TRACE_STOP_WORK
         if key == "ENTER" and state == INPUT:
             return INPUT_NEXT_WORK if len(self.input_items) > 1 else INPUT_ENTER_WORK
+        if state == IDLE and key in REPEAT_KEYS and self.error_lock and self.mode == RUN_MODE \
+                and self.error_cur is not None and self.recalled is not None:
+            return ERROR_RECALL_WORK + ERROR_RECALL_CHAR * len(self.recalled[0])
+        if state == IDLE and key in CONTINUING_KEYS and not self.shift and not self.line \
+                and self.last_result is not None and self.input_row is None:
+            return CONTINUE_WORK + CONTINUE_CHAR * len(self.last_result)
         return KEY_WORK.get(key, 0)
 
     def _key(self, key):
@@ -693,6 +709,9 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
             self.state = DELAY
             return budget
         pending = interp.pending
+        if pending is not None or not interp.running:
+            # a typed statement got through: LEFT/RIGHT bring nothing back now
+            self.recalled = None
         if pending is not None:
             interp.pending = None
             self._serve(pending)
@@ -700,6 +719,11 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
             if interp.trace_extra:
                 # the run's `>` after DOWN at a TRON stop scrolls as slowly as its `line:`
                 self.delay_left, interp.trace_extra = interp.trace_extra, 0
+                self.state = DELAY
+                return max(used, 1)
+            end, self.typed_end = self.typed_end, 0
+            if end and interp.line_addr is None:
+                self.delay_left = end       # a typed statement: the prompt comes later
                 self.state = DELAY
                 return max(used, 1)
             if interp.line_addr is not None:

@@ -9,8 +9,9 @@ from pc1360.program import Line
 from pc1360.tokenizer import tokenize_line
 
 from . import bcd
+from .costs import TYPED_BASE, TYPED_CHAR, TYPED_RESULT, TYPED_STATEMENT_END
 from .errors import LINE, OTHER, SYNTAX, BasicError
-from .interp import ANSWER, ANSWER_END, STATEMENTS
+from .interp import ANSWER, ANSWER_END, LET_COST, STATEMENTS
 from .listview import first_colon, render_units, units_of, wrap_listing
 from .program import MAX_LINE
 from .screen import COLS, NUL, ROWS
@@ -19,7 +20,7 @@ from .states import DELAY, INPUT, RUNNING
 from .tokens import CODES
 from .typed import from_text, to_text, tokenize_body
 
-ENTER_CYCLES = 66_000       # reading a typed line (measured on the firmware engine)
+ENTER_CYCLES = 66_000       # storing a typed line in PRO mode (measured on the firmware engine)
 # A key pressed in the key-wait loop acts this many cycles later (engine.py's key
 # handling; firmware engine: a typed digit shows 9,900-11,500 cycles after its press)
 KEY_LATENCY = 10_000
@@ -60,15 +61,20 @@ class EnterMixin:
                 self.screen.row = self.input_row
             self._prompt()
             return
-        # the firmware engine takes 67,000-117,000 cycles from ENTER to the result
-        # (WAIT 0 67,000, 1+1 74,000, SIN 30 117,000); the expression's part is not
-        # modelled yet
+        # RUN mode reads the line for a time that grows with its length; a value then
+        # shows after its expression's cycles (_run_immediate; costs.py TYPED_*)
+        typed = TYPED_BASE + TYPED_CHAR * len(data) if self.mode == RUN_MODE else ENTER_CYCLES
         self.entering = True
+        self.typed_end = 0
         # both figures count from ENTER's press, which acted KEY_LATENCY after it
-        self.delay_left = max(1, (enter_cycles(data) or ENTER_CYCLES) - KEY_LATENCY)
+        self.delay_left = max(1, (enter_cycles(data) or typed) - KEY_LATENCY)
         self.state = DELAY
 
     def _enter_now(self):
+        if self.enter_value is not None:
+            value, self.enter_value = self.enter_value, None
+            self._show_value(value)
+            return
         data = self._entered()
         if self.input_row is None:
             self.screen.next_line()
@@ -165,10 +171,12 @@ class EnterMixin:
                 close_port(self.mem)        # RUN closes the port (firmware engine)
                 end_latch(self, run=True)
                 self.error_at = None        # RUN forgets the last error's line
-            # once a statement runs, LEFT/RIGHT bring nothing back (firmware engine)
-            self.recalled = None
+            # LEFT/RIGHT bring the line back after its error, nothing once it has run
+            # (the engine forgets it then; firmware engine)
+            self.typed_end = TYPED_STATEMENT_END
             self.state = RUNNING
             return
+        interp.cost = 0
         ref = self._assignment_target()
         if ref is None:
             value = interp.expression()
@@ -189,6 +197,15 @@ class EnterMixin:
         if interp.peek() != 0x0D:
             raise BasicError(SYNTAX)
         interp.finish()
+        # the value shows once the firmware has worked it out (_enter_now)
+        self.enter_value = value
+        self.delay_left = TYPED_RESULT + interp.cost + (LET_COST if ref else 0)
+        self.entering = True
+        self.state = DELAY
+
+    def _show_value(self, value):
+        """A typed calculation's value: a string at the top of a cleared display, a
+        number right-aligned."""
         self.last_shown = value if isinstance(value, bytes) else \
             bcd.format_number(value).encode("ascii")
         if isinstance(value, bytes):

@@ -267,7 +267,7 @@ def _device_name(it):
 
 # Cycles from the ENTER key going down to the first write to the latch, on the firmware
 # engine, for a typed line that starts with these statements (the firmware reads a
-# typed OPEN "..." for longer); the engine waits them instead of its ENTER_CYCLES.
+# typed OPEN "..." for longer); the engine waits them instead of a typed line's time.
 ENTER_TO_LATCH = {"OPEN": 34270, "OPEN ": 73651, "CLOSE": 36099, "LOAD": 35702,
                   "SAVE": 34856}
 ENTER_LATE = 100            # the built-in engine's own lag from ENTER to the job

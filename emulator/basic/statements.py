@@ -274,8 +274,8 @@ def command_only(it):
         raise BasicError(SYNTAX)
 
 
-# The firmware engine shows a program's first output (PRINT "X") 113,000 cycles after
-# the press of ENTER on RUN: enter.ENTER_CYCLES, this and the PRINT.
+# The firmware engine shows a program's first output (PRINT "X") about 113,000 cycles
+# after the press of ENTER on RUN: the typed line's time (costs.TYPED_*), this and the PRINT.
 @statement("RUN", cost=44_700)
 def stmt_run(it):
     command_only(it)

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from emulator.machine import KEY_HOLD
+
 HERE = Path(__file__).resolve().parent
 REFERENCE = json.loads((HERE / "data" / "timing_reference.json").read_text())["programs"]
 TOLERANCE = 0.10
@@ -62,3 +64,30 @@ def test_firmware_time_matches_builtin_live(rom_dir):
     builtin = bench_timing.time_program(bench_timing.boot("builtin", None), source)
     assert abs(firmware - REFERENCE["loop"]["cycles"]) < 2_000
     assert abs(builtin / firmware - 1) <= TOLERANCE
+
+
+# ENTER on a typed RUN-mode line: cycles from its press to the next key wait, as the
+# firmware engine took them (a fresh display, the line on the second row).
+TYPED_LINES = {
+    "1": 76_432, "12345678901234567890123456789": 104_434, "SIN 30": 123_113,
+    "A=SIN 30": 128_527, "A=1": 81_924, "2*3+4*5-6/7": 103_919,
+    "1+1+1+1+1+1+1+1+1+1+1+1+1+1+1": 137_552, "1+": 73_571, "CONT": 72_740,
+    "GOTO 500": 77_708, "WAIT 0": 86_932, "RADIAN": 86_881, "CLEAR": 86_217,
+}
+
+
+@pytest.mark.parametrize("line", sorted(TYPED_LINES))
+def test_typed_line_takes_the_firmwares_time(line):
+    """Its length, its expression and its kind (value, error, statement) count."""
+    machine = bench_timing.boot("builtin", None)
+    machine.type_keys(line)
+    machine.key_wait_ready()
+    start = machine.cycles
+    machine.press("ENTER")
+    machine.run_for(KEY_HOLD)
+    machine.release("ENTER")
+    assert machine.key_wait_ready()
+    cycles = machine.cycles - start
+    ratio = cycles / TYPED_LINES[line]
+    assert abs(ratio - 1) <= 0.03, f"{line}: built-in {cycles} cycles (x{ratio:.3f})"
+    assert machine.engine.internal_errors == []
