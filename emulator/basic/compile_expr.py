@@ -20,7 +20,6 @@ from .vars import STRING_MARK
 
 NEST_LIMIT = expr.NEST_LIMIT
 _UPPER = expr._UPPER
-_NAME2 = expr._NAME2
 _DIGITS = expr._DIGITS
 NUMBER, STRING = "number", "string"
 
@@ -74,19 +73,7 @@ class ExpressionCompiler(expr.Scanner):
         raise NotCompiled
 
     def variable_name(self):
-        mem = self.mem
-        pos = self.pos
-        name = bytes([mem[pos]])
-        pos += 1
-        if mem[pos] in _NAME2:
-            name += bytes([mem[pos]])
-            pos += 1
-            while mem[pos] in _NAME2:
-                pos += 1
-        is_str = mem[pos] == 0x24
-        if is_str:
-            pos += 1
-        self.pos = pos
+        name, is_str = super().variable_name()
         if self.peek() == 0x28:
             raise NotCompiled       # an array element
         return name, is_str
@@ -98,23 +85,8 @@ class ExpressionCompiler(expr.Scanner):
         left = self.unary(min_prec)
         mem = self.mem
         while True:
-            pos = self.pos
-            byte = mem[pos]
-            while byte == 0x20:
-                pos += 1
-                byte = mem[pos]
-            numeric = None
-            if byte == PREFIX:
-                op = expr._TOKEN_OPS.get(mem[pos + 1])
-                width = 2
-            elif byte in expr._COMPARE_BYTES:
-                width = 2 if mem[pos + 1] in expr._COMPARE_BYTES and \
-                    bytes(mem[pos:pos + 2]) in expr._COMPARE else 1
-                op = expr._COMPARE_OPS[bytes(mem[pos:pos + width])]
-            else:
-                op = expr._BYTE_OPS.get(byte)
-                numeric = _NUMERIC_OPS.get(byte)
-                width = 1
+            pos, op, width = expr.binary_operator(mem, self.pos)
+            numeric = _NUMERIC_OPS.get(mem[pos]) if width == 1 else None
             if op is None or op[0] < min_prec:
                 self.pos = pos
                 return left

@@ -133,6 +133,22 @@ def to_int(value, low=-32768, high=65535):
     return int(value)
 
 
+def binary_operator(mem, pos):
+    """(position, operator entry or None, width in bytes) of the binary operator at
+    `pos` after spaces; shared by the interpreter and the expression compiler."""
+    byte = mem[pos]
+    while byte == 0x20:
+        pos += 1
+        byte = mem[pos]
+    if byte == PREFIX:
+        return pos, _TOKEN_OPS.get(mem[pos + 1]), 2
+    if byte in _COMPARE_BYTES:
+        width = 2 if mem[pos + 1] in _COMPARE_BYTES and bytes(mem[pos:pos + 2]) in _COMPARE \
+            else 1
+        return pos, _COMPARE_OPS[bytes(mem[pos:pos + width])], width
+    return pos, _BYTE_OPS.get(byte), 1
+
+
 class Scanner:
     """Reading tokenized bytes at `pos` in `mem`, shared by the interpreter and the
     expression compiler; `refuse()` says what a missing byte means to each."""
@@ -176,6 +192,23 @@ class Scanner:
         """True at the end of a statement (':' or the line's 0x0D)."""
         return self.peek() in (0x3A, 0x0D)
 
+    def variable_name(self):
+        """(name, is_str) of the variable at pos, which moves past the name and `$`."""
+        mem = self.mem
+        pos = self.pos
+        name = bytes([mem[pos]])
+        pos += 1
+        if mem[pos] in _NAME2:
+            name += bytes([mem[pos]])
+            pos += 1
+            while mem[pos] in _NAME2:       # ABC is AB (as on the firmware engine)
+                pos += 1
+        is_str = mem[pos] == 0x24
+        if is_str:
+            pos += 1
+        self.pos = pos
+        return name, is_str
+
 
 class Expressions(Scanner):
     """Mixin for the interpreter: needs mem, pos, vars, screen, angle, a dict
@@ -211,21 +244,7 @@ class Expressions(Scanner):
         left = self._unary(min_prec)
         mem = self.mem
         while True:
-            pos = self.pos
-            byte = mem[pos]
-            while byte == 0x20:
-                pos += 1
-                byte = mem[pos]
-            if byte == PREFIX:
-                op = _TOKEN_OPS.get(mem[pos + 1])
-                width = 2
-            elif byte in _COMPARE_BYTES:
-                width = 2 if mem[pos + 1] in _COMPARE_BYTES and \
-                    bytes(mem[pos:pos + 2]) in _COMPARE else 1
-                op = _COMPARE_OPS[bytes(mem[pos:pos + width])]
-            else:
-                op = _BYTE_OPS.get(byte)
-                width = 1
+            pos, op, width = binary_operator(mem, self.pos)
             if op is None or op[0] < min_prec:
                 self.pos = pos
                 return left
@@ -391,19 +410,7 @@ class Expressions(Scanner):
     def variable(self, create):
         """Parse a variable reference (name, `$`, subscripts) and return its storage
         reference; None for a two-character variable that does not exist yet."""
-        mem = self.mem
-        pos = self.pos
-        name = bytes([mem[pos]])
-        pos += 1
-        if mem[pos] in _NAME2:
-            name += bytes([mem[pos]])
-            pos += 1
-            while mem[pos] in _NAME2:       # ABC is AB (as on the firmware engine)
-                pos += 1
-        is_str = mem[pos] == 0x24
-        if is_str:
-            pos += 1
-        self.pos = pos
+        name, is_str = self.variable_name()
         if self.peek() != 0x28:
             return self.vars.simple(name, is_str, create)
         self.pos += 1

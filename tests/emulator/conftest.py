@@ -2,8 +2,9 @@
 
 import pytest
 
+from booting import ENGINES, boot_cleared
 from emulator.machine import PC1360
-from emulator.romset import RomSet
+from emulator.romset import RomSet, load
 
 
 class IdleEngine:
@@ -26,3 +27,14 @@ def idle_machine():
     """A PC-1360 with blank ROMs and the idle engine, for pin-level tests."""
     roms = RomSet(cpu=bytes(0x2000), banks=(bytes(0x4000),) * 8)
     return PC1360(engine=IdleEngine, roms=roms)
+
+
+@pytest.fixture(scope="module", params=ENGINES)
+def booted(request):
+    """(machine, snapshot) of a cleared firmware machine, booted once per module for tests
+    to restore; (None, None) for the built-in engine, which boots afresh in a few ms."""
+    if request.param == "firmware":
+        machine = boot_cleared(PC1360(roms=load(request.getfixturevalue("rom_dir"))))
+        return machine, machine.snapshot()
+    return None, None
+

@@ -9,8 +9,7 @@ off its end or stops writes nothing. Bit 6 drives no SIO pin, ER stays as OPEN l
 
 import pytest
 
-from emulator.machine import PC1360
-from emulator.romset import load
+from booting import booted_machine
 from pc1360.tokenizer import tokenize
 
 ER, BIT6 = 0x02, 0x40
@@ -18,29 +17,10 @@ SHADOW = 0x2CBE
 PROGRAM = "10 END\n20 A=1\n30 STOP\n"
 
 
-def boot(machine):
-    assert machine.key_wait_ready(5)
-    machine.type_keys("Y")  # clear the blank card: RUN mode, empty program
-    assert machine.key_wait_ready()
-    machine.load_program(tokenize(PROGRAM))
-    return machine
-
-
-@pytest.fixture(scope="module", params=["builtin", "firmware"])
-def booted(request):
-    """The firmware engine boots once and each test restores it."""
-    if request.param == "firmware":
-        machine = boot(PC1360(roms=load(request.getfixturevalue("rom_dir"))))
-        return machine, machine.snapshot()
-    return None, None
-
-
 @pytest.fixture
 def machine(booted):
-    machine, snap = booted
-    if snap is None:
-        return boot(PC1360(engine="builtin"))
-    machine.restore(snap)
+    machine = booted_machine(booted)
+    machine.load_program(tokenize(PROGRAM))
     return machine
 
 

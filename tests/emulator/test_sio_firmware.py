@@ -19,17 +19,14 @@ from pathlib import Path
 
 import pytest
 
+from booting import ENGINES, booted_machine
 from emulator import card
-from emulator.machine import PC1360
-from emulator.romset import load
 from emulator.serial_line import CPU_HZ, FrameFormat
 from emulator.sio import PtyLink
 from pc1360.ramcard import read_card
 from pc1360.tokenizer import parse_program, tokenize
 from tools import cmd_machine, transfer
 from tools.cli import main
-
-ENGINES = [pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow]), "builtin"]
 
 KNIFFEL = Path(__file__).resolve().parents[2] / "basic_src" / "kniffel.bas"
 SMALL = '10 PRINT "HI":GOTO 10\n20 A=1.5E3:B$="X":REM OK\n30 FOR I=1 TO 3:PRINT I:NEXT I\n'
@@ -39,30 +36,9 @@ WALL_TIMEOUT = 30  # seconds a PC-side thread may take
 PTY = transfer.Settings(handshake="none")  # a pty has no modem lines
 
 
-def boot(machine):
-    assert machine.key_wait_ready(5)
-    machine.type_keys("Y")  # clear the blank card: RUN mode, empty program
-    assert machine.key_wait_ready()
-    return machine
-
-
-@pytest.fixture(scope="module", params=ENGINES)
-def booted(request):
-    """The firmware engine boots once and each test restores it; the built-in engine
-    boots afresh for each test (in a few ms)."""
-    if request.param == "firmware":
-        machine = boot(PC1360(roms=load(request.getfixturevalue("rom_dir"))))
-        return machine, machine.snapshot()
-    return None, None
-
-
 @pytest.fixture
 def machine(booted):
-    machine, snap = booted
-    if snap is None:
-        machine = boot(PC1360(engine="builtin"))
-    else:
-        machine.restore(snap)
+    machine = booted_machine(booted)
     machine.sio.set_format(FrameFormat(1200), flow_control=True)  # time went back: a new line
     machine.sio.host_ready = True
     yield machine
