@@ -128,6 +128,18 @@ def _int(text):
     return int(text) if re.fullmatch(r"-?\d+", text) else None
 
 
+def free_memory(m):
+    """Type MEM in RUN mode (the program must have ended) and read the number."""
+    m.type_keys("{CLS}MEM{ENTER}")
+    m.run_for(0.3)
+    rows = m.screen_text()
+    for row in rows:
+        value = _int(row.replace(".", ""))
+        if value is not None:
+            return value
+    raise DriverError(f"no MEM result: {rows}")
+
+
 def parse_game_screen(rows):
     r0, r1, r2, r3 = rows
     dice = tuple(int(r0[c]) if r0[c].isdigit() else None for c in (1, 3, 5, 7, 9))
@@ -277,12 +289,4 @@ class Kniffel:
         self.wait_ready()
 
     def free_memory(self):
-        """Type MEM in RUN mode (the program must have ended) and read the number."""
-        m = self.m
-        m.type_keys("{CLS}MEM{ENTER}")
-        m.run_for(0.3)
-        for row in self.screen():
-            value = _int(row.replace(".", ""))
-            if value is not None:
-                return value
-        raise DriverError(f"no MEM result: {self.screen()}")
+        return free_memory(self.m)

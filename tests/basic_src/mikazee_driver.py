@@ -216,14 +216,7 @@ class Mikazee:
             raise DriverError(f"no menu: {self.screen()}")
 
     def free_memory(self):
-        m = self.m
-        m.type_keys("{CLS}MEM{ENTER}")
-        m.run_for(0.3)
-        for row in self.screen():
-            value = _int(row.replace(".", ""))
-            if value is not None:
-                return value
-        raise DriverError(f"no MEM result: {self.screen()}")
+        return kd.free_memory(self.m)
 
     # -- playing -------------------------------------------------------------------------
     def move_to(self, column, row, n_columns, screen=None):

@@ -256,15 +256,7 @@ class Mishimash:
         self.wait_ready()
 
     def free_memory(self):
-        """MEM typed in RUN mode (the program must have ended)."""
-        m = self.m
-        m.type_keys("{CLS}MEM{ENTER}")
-        m.run_for(0.3)
-        for row in self.screen():
-            text = row.strip().rstrip(".")
-            if text.isdigit():
-                return int(text)
-        raise DriverError(f"no MEM result: {self.screen()}")
+        return kniffel_driver.free_memory(self.m)
 
 
 def count_beeps(transitions, gap_cycles=2_000):
