@@ -128,6 +128,13 @@ def _int(text):
     return int(text) if re.fullmatch(r"-?\d+", text) else None
 
 
+def resumed_machine(rom_dir, card, state, engine="firmware"):
+    """A new machine from a saved card and power-off state, switched on again."""
+    machine = PC1360(engine=engine, rom_dir=rom_dir, card_kb=len(card) // 1024, card_data=card)
+    machine.resume(state)
+    return machine
+
+
 def free_memory(m):
     """Type MEM in RUN mode (the program must have ended) and read the number."""
     m.type_keys("{CLS}MEM{ENTER}")

@@ -279,24 +279,21 @@ class Mikazee:
         if len(name) == 1 and index is None:
             self._write(FIXED_A - 8 * (ord(name) - 65), data)
             return
-        variables = self.variables()
-        if index is None:
-            addr, _, _ = variables[(name, "num")]
-        else:
-            addr, (d1, d2), size = variables[(name, "num[]")]
-            addr += size * element(index, d1, d2)
-        self._write(addr, data)
+        self._write(self._number_address(name, index), data)
 
     def get_number(self, name, index=None):
         if len(name) == 1 and index is None:
             return decode_number(self.m.mem[FIXED_A - 8 * (ord(name) - 65):][:8])
+        addr = self._number_address(name, index)
+        return decode_number(self.m.mem[addr:addr + 8])
+
+    def _number_address(self, name, index):
+        """Where a two-letter number variable or an element of a number array is."""
         variables = self.variables()
         if index is None:
-            addr, _, _ = variables[(name, "num")]
-        else:
-            addr, (d1, d2), size = variables[(name, "num[]")]
-            addr += size * element(index, d1, d2)
-        return decode_number(self.m.mem[addr:addr + 8])
+            return variables[(name, "num")][0]
+        addr, (d1, d2), size = variables[(name, "num[]")]
+        return addr + size * element(index, d1, d2)
 
     def set_string(self, name, index, text):
         addr, _, size = self.variables()[(name, "str[]")]

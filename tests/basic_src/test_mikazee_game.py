@@ -13,7 +13,7 @@ their card records.
 import pytest
 
 import mikazee_model as mm
-from emulator.machine import PC1360
+from kniffel_driver import resumed_machine
 from mikazee_player import book, check_sheet, refused, reroll, selected, write_set
 
 md = pytest.importorskip("mikazee_driver", exc_type=ImportError)
@@ -350,8 +350,7 @@ def test_top_ten_survives_kniffel_clear_and_power_off(g, request):
     card, state = m.card_data(), m.power_state()
     engine = m.engine.name
     rom_dir = request.getfixturevalue("rom_dir") if engine == "firmware" else None
-    other = PC1360(engine=engine, rom_dir=rom_dir, card_kb=32, card_data=card)
-    other.resume(state)
+    other = resumed_machine(rom_dir, card, state, engine)
     again = md.Mikazee(other)
     again.lines = g.lines
     other.tap("BRK")

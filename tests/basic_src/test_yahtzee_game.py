@@ -14,6 +14,7 @@ turn counter R is poked to 13 (or 12) at the start of each game, so a game ends 
 import pytest
 
 import yahtzee_model as ym
+from kniffel_driver import resumed_machine
 
 yd = pytest.importorskip("yahtzee_driver", exc_type=ImportError)
 
@@ -391,7 +392,7 @@ def test_hiscores_ordered_and_kept_across_clear_and_power_off(game, request):
     # A new machine from the saved card and power-off state; ON, then DEF J and 0.
     engine = m.engine.name
     rom_dir = request.getfixturevalue("rom_dir") if engine == "firmware" else None
-    other = yd.resumed_machine(rom_dir, card, state, engine)
+    other = resumed_machine(rom_dir, card, state, engine)
     again = yd.Yahtzee(other)
     again.lines = y.lines
     other.tap("BRK")

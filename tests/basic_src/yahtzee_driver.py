@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import kniffel_driver as kd
-from emulator.machine import PC1360
 from kniffel_driver import DriverError
 from pc1360.tokenizer import tokenize
 
@@ -34,13 +33,6 @@ ERROR_CHECK = 0.25  # emulated seconds between looks for "ERROR" on the display
 def boot(rom_dir, card_kb=CARD_KB, engine="firmware"):
     """A machine after the cold-boot card question (kniffel_driver.boot)."""
     return kd.boot(rom_dir, card_kb=card_kb, engine=engine)
-
-
-def resumed_machine(rom_dir, card, state, engine="firmware"):
-    """A new machine from a saved card and power-off state, switched on again."""
-    machine = PC1360(engine=engine, rom_dir=rom_dir, card_kb=len(card) // 1024, card_data=card)
-    machine.resume(state)
-    return machine
 
 
 def source_lines():
