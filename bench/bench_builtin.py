@@ -12,7 +12,7 @@ second).
 import sys
 import time
 
-from emulator.basic.engine import RUNNING, BuiltinEngine
+from emulator.builtin.engine import RUNNING, BuiltinEngine
 from pc1360.tokenizer import parse_program
 
 LOOPS = {

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from emulator.sc61860 import SC61860  # noqa: E402
+from emulator.cpu.sc61860 import SC61860  # noqa: E402
 
 REAL_HZ = 256_000
 ORG = 0x8000

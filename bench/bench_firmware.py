@@ -6,7 +6,7 @@ Measures N emulated seconds idle at the RUN-mode prompt (the key-wait loop) and 
 running `10 A=A+1:GOTO 10`, each R times from the same snapshot, and reports the best run
 in CPU time (time.process_time: other processes on a shared machine disturb it less than
 wall time) as x real time (256,000 cycles/s = 1x). The first run of each also pays for
-translating the ROM's hot code into blocks (emulator/cpu_codegen.py); it is shown apart.
+translating the ROM's hot code into blocks (emulator/cpu/codegen.py); it is shown apart.
 """
 
 import argparse
@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from emulator.machine import PC1360  # noqa: E402
-from emulator.romset import RomError  # noqa: E402
+from emulator.machine.facade import PC1360  # noqa: E402
+from emulator.machine.romset import RomError  # noqa: E402
 
 DEFAULT_ROM = Path(__file__).resolve().parent.parent.parent / "shared" / "roms" / "pc1360"
 

@@ -53,7 +53,7 @@ class IdleMachine:
 def build_machine(rom_dir, boot):
     if not (rom_dir / "cpu-1360.rom").is_file():
         return IdleMachine(), "idle stand-in machine (no ROM set)"
-    from emulator.machine import PC1360
+    from emulator.machine.facade import PC1360
 
     machine = PC1360(rom_dir=rom_dir)
     if boot:

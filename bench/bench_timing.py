@@ -35,8 +35,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from emulator.machine import KEY_HOLD, PC1360  # noqa: E402
-from emulator.romset import RomError  # noqa: E402
+from emulator.machine.facade import KEY_HOLD, PC1360  # noqa: E402
+from emulator.machine.romset import RomError  # noqa: E402
 from pc1360.tokenizer import tokenize  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

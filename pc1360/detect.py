@@ -6,9 +6,9 @@ RAM-card image), "img" (the line records).
 
 from construct import ConstructError
 
-from . import ramcard, tape
-from .errors import FormatError
-from .program import IMG_FILE, split_image
+from pc1360 import ramcard, tape
+from pc1360.errors import FormatError
+from pc1360.image import IMG_FILE, split_image
 
 _TAPE_TYPES = range(0x70, 0x77)
 

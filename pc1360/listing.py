@@ -18,11 +18,11 @@ whose lines are sorted and unique and can be typed (program.typed_length); with
 long_lines=True for lines that are longer.
 """
 
-from . import charset
-from .errors import FormatError
-from .keywords import BY_CODE, LINE_REF, PREFIX, REM
-from .program import split_image
-from .tokenizer import tokenize_line
+from pc1360 import charset
+from pc1360.errors import FormatError
+from pc1360.image import split_image
+from pc1360.keywords import BY_CODE, LINE_REF, PREFIX, REM
+from pc1360.tokenizer import tokenize_line
 
 _QUOTE = 0x22
 _SPACE = 0x20

@@ -20,8 +20,8 @@ cards, as some notes have it).
 
 from construct import Int16ul, Struct
 
-from .errors import FormatError
-from .program import END_MARK, split_image
+from pc1360.errors import FormatError
+from pc1360.image import END_MARK, split_image
 
 CARD_SIZES = {8: 0x2000, 16: 0x4000, 32: 0x8000}  # KB -> bytes
 PROGRAM_OFFSET = 0x30

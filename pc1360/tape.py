@@ -20,8 +20,8 @@ block checksums and takes a last block of exactly 120 bytes without its checksum
 
 from construct import Adapter, Bytes, Const, Int8ub, Struct
 
-from . import charset, tapesound
-from .errors import FormatError
+from pc1360 import charset, tapesound
+from pc1360.errors import FormatError
 
 FILE_TYPE = 0x72  # BASIC program, extended series (PC-1280/1360/1475)
 PROTECTED_TYPE = 0x73  # the same with a password

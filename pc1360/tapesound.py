@@ -19,7 +19,7 @@ import math
 import sys
 import wave
 
-from .errors import FormatError
+from pc1360.errors import FormatError
 
 BIT_SECONDS = 0.002
 HEADER_BYTES = 10  # file type, 8-byte name block, name checksum

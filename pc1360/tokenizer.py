@@ -28,9 +28,17 @@ machine codes still to be tokenized, 0x100 + b for an escaped byte b.
 import re
 from dataclasses import dataclass, field
 
-from . import charset
-from .errors import FormatError
-from .keywords import (
+from pc1360 import charset
+from pc1360.errors import FormatError
+from pc1360.image import (
+    MAX_LINE_NUMBER,
+    MAX_STORED,
+    MAX_TYPED,
+    Line,
+    build_image,
+    typed_length,
+)
+from pc1360.keywords import (
     ABBREVIATIONS,
     LINE_NUMBER_FIRST,
     LINE_NUMBER_LISTS,
@@ -38,14 +46,6 @@ from .keywords import (
     PREFIX,
     REM,
     TYPED,
-)
-from .program import (
-    MAX_LINE_NUMBER,
-    MAX_STORED,
-    MAX_TYPED,
-    Line,
-    build_image,
-    typed_length,
 )
 
 RAW = 0x100  # offset of escaped bytes in the working string

@@ -1,6 +1,6 @@
 """`pc1360 disasm FILE`: list a binary image (a ROM dump, a machine-code file) as SC61860 code."""
 
-from emulator.disasm import format_line, listing
+from emulator.cpu.disasm import format_line, listing
 from tools.cli import UsageError
 
 

@@ -6,14 +6,14 @@ import os
 import sys
 from pathlib import Path
 
-from emulator import card as cardfile
-from emulator import romset
-from emulator.fileio import write_atomic
-from emulator.keys import KeyScriptError
-from emulator.keys import parse as parse_keys
-from emulator.programs import load_file
-from emulator.serial_line import FrameFormat
-from emulator.sio import LinkError, open_link
+from emulator.connectors.serial_line import FrameFormat
+from emulator.connectors.sio import LinkError, open_link
+from emulator.machine import card_file as cardfile
+from emulator.machine import romset
+from emulator.machine.atomic_write import write_atomic
+from emulator.machine.key_script import KeyScriptError
+from emulator.machine.key_script import parse as parse_keys
+from emulator.machine.program_files import load_file
 from tools.cli import UsageError
 
 DEFAULT_AFTER_KEYS = 2.0  # emulated seconds to run after the last key (headless)
@@ -95,7 +95,7 @@ def choose_engine(args):
 
 
 def _build_machine(args, engine):
-    from emulator.machine import PC1360
+    from emulator.machine.facade import PC1360
 
     path = args.card_file or cardfile.default_path(args.card, engine=engine)
     store = cardfile.CardStore(path, args.card)

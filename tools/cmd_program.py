@@ -3,7 +3,7 @@
 import sys
 from pathlib import Path
 
-from emulator.fileio import write_atomic
+from emulator.machine.atomic_write import write_atomic
 from pc1360 import detect, ramcard, tape, tapesound
 from pc1360.errors import FormatError
 from pc1360.listing import list_program

@@ -5,8 +5,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from emulator.fileio import write_atomic
-from pc1360.program import MAX_TYPED
+from emulator.machine.atomic_write import write_atomic
+from pc1360.image import MAX_TYPED
 from tools import transfer
 
 # Without handshake the pause after a line must outlast LOAD storing it: up to 0.35 s a

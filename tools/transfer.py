@@ -29,11 +29,11 @@ from dataclasses import dataclass
 
 import serial
 
-from emulator.serial_line import FrameFormat
+from emulator.connectors.serial_line import FrameFormat
 from pc1360 import charset, detect
 from pc1360.errors import FormatError
+from pc1360.image import split_image
 from pc1360.listing import list_line
-from pc1360.program import split_image
 from pc1360.tokenizer import parse_program
 
 EOF_CODE = 0x1A

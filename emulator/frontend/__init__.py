@@ -13,7 +13,7 @@ def run_window(machine, args=None):
     `args` may carry zoom, mute, contrast, turbo and screenshot_dir (all optional).
     """
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from .app import Window
+    from emulator.frontend.app import Window
 
     window = Window(machine, args)
     try:

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pygame
 
-from ..programs import load_file
-from . import keymap, layout
-from .keyfeed import KeyFeeder
-from .render import Renderer
-from .sound import Sound
+from emulator.frontend import case_layout as layout
+from emulator.frontend import host_keys as keymap
+from emulator.frontend.audio import Sound
+from emulator.frontend.key_feed import KeyFeeder
+from emulator.frontend.render import Renderer
+from emulator.machine.program_files import load_file
 
 FPS = 60
 DEFAULT_ZOOM = 2

@@ -6,8 +6,8 @@ LCD glass, the symbol column and keys whose pressed state changed.
 
 import pygame
 
-from . import layout
-from .layout import COLOURS
+from emulator.frontend import case_layout as layout
+from emulator.frontend.case_layout import COLOURS
 
 # Legend heights in layout units, by key kind.
 _LEGEND_SIZE = {"grey": 14, "dark": 12}

@@ -1,5 +1,5 @@
 """Drive basic_src/kniffel.bas like a player would, on either engine: the firmware (real
-ROM) or the built-in BASIC (emulator/basic/), which keeps the same RAM bookkeeping.
+ROM) or the built-in BASIC (emulator/builtin/), which keeps the same RAM bookkeeping.
 
 Used by test_kniffel_game.py. The program is tokenized with the project's tokenizer, put on
 an 8 KB card with PC1360.load_program and started with DEF K.
@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from emulator.machine import PC1360
+from emulator.machine.facade import PC1360
 from pc1360.tokenizer import tokenize
 
 ROOT = Path(__file__).resolve().parents[2]

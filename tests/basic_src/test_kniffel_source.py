@@ -9,7 +9,7 @@ import pytest
 from basic_source import fixed_letter_uses, long_words
 
 tokenizer = pytest.importorskip("pc1360.tokenizer")
-program = pytest.importorskip("pc1360.program")
+program = pytest.importorskip("pc1360.image")
 
 SOURCE = Path(__file__).resolve().parents[2] / "basic_src" / "kniffel.bas"
 PROGRAM_AREA_8KB = 6558  # program + DIM area on an 8 KB card (basic_language.md §1.1)

@@ -370,7 +370,7 @@ def test_rule_set_to_tape_and_back(g, request):
     """O writes the set shown with PRINT#; L (J) reads it into another set with INPUT#:
     the firmware's own cassette routines through the emulated recorder (Xout recorded,
     played back into Xin)."""
-    from emulator.cassette import RECORD_RATE, signal_edges
+    from emulator.connectors.cassette import RECORD_RATE, signal_edges
     rules = mm.default_rules()
     rules.update(columns=4, order2=mm.LEFT_TO_RIGHT, weight3=7, extra_mik=123, joker_kans=999)
     top = [("KEEP", 77)] + mm.EMPTY_TOP[1:]

@@ -11,7 +11,7 @@ import mikazee_model as mm
 from basic_source import LINE_REF, fixed_letter_uses, long_words
 
 tokenizer = pytest.importorskip("pc1360.tokenizer")
-program = pytest.importorskip("pc1360.program")
+program = pytest.importorskip("pc1360.image")
 
 SOURCE = Path(__file__).resolve().parents[2] / "basic_src" / "mikazee.bas"
 CARD_32KB_PROGRAM_AREA = 32768 - 1282 - 208 - 144  # as the 8 KB budget (hardware.md §4)

@@ -10,7 +10,7 @@ import pytest
 from basic_source import code_parts, fixed_letter_uses, long_words
 
 tokenizer = pytest.importorskip("pc1360.tokenizer")
-program = pytest.importorskip("pc1360.program")
+program = pytest.importorskip("pc1360.image")
 
 SOURCE = Path(__file__).resolve().parents[2] / "basic_src" / "mishimash.bas"
 DOC = SOURCE.with_suffix(".md")

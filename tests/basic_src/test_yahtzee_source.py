@@ -11,7 +11,7 @@ import pytest
 from basic_source import PREFIX, REM_CODE, fixed_letter_uses, long_words
 
 tokenizer = pytest.importorskip("pc1360.tokenizer")
-program = pytest.importorskip("pc1360.program")
+program = pytest.importorskip("pc1360.image")
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "yahtzee.bas"

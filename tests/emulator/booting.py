@@ -3,7 +3,7 @@
 
 import pytest
 
-from emulator.machine import PC1360
+from emulator.machine.facade import PC1360
 
 ENGINES = [pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow]), "builtin"]
 

@@ -3,8 +3,8 @@
 import pytest
 
 from booting import ENGINES, boot_cleared
-from emulator.machine import PC1360
-from emulator.romset import RomSet, load
+from emulator.machine.facade import PC1360
+from emulator.machine.romset import RomSet, load
 
 
 class IdleEngine:

@@ -1,4 +1,4 @@
-"""The built-in engine's numbers: stored bytes, arithmetic, functions (emulator/basic/bcd.py)."""
+"""The built-in engine's numbers: stored bytes, arithmetic, functions (emulator/builtin/bcd.py)."""
 
 from decimal import Decimal as D
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from emulator.basic import bcd
-from emulator.basic.errors import CALC, BasicError
+from emulator.builtin import bcd
+from emulator.builtin.basic_errors import CALC, BasicError
 
 # Fitted machine numbers: 10 significant digits, exponent -99..99.
 numbers = st.builds(

@@ -1,13 +1,13 @@
-"""Compiled statements (emulator/basic/compiler.py) against the interpreter: the same
+"""Compiled statements (emulator/builtin/compiler.py) against the interpreter: the same
 program run both ways must leave the same RAM, screen, cycles and engine state after
 every run() call, errors included."""
 
 import pytest
 
 from bare_machine import BareMachine
-from emulator.basic import bcd, compile_expr
-from emulator.basic.engine import RUNNING, BuiltinEngine, tokenize_body
-from emulator.basic.interp import ANSWER, ANSWER_END
+from emulator.builtin import bcd, compile_expr
+from emulator.builtin.engine import RUNNING, BuiltinEngine, tokenize_body
+from emulator.builtin.interp import ANSWER, ANSWER_END
 from pc1360.tokenizer import parse_program
 
 PROGRAMS = {

@@ -1,12 +1,12 @@
-"""The built-in engine's line editor (emulator/basic/editor.py) and its power-off state
-(emulator/basic/persist.py), on the real machine facade. The firmware-faithful details
+"""The built-in engine's line editor (emulator/builtin/editor.py) and its power-off state
+(emulator/builtin/persist.py), on the real machine facade. The firmware-faithful details
 are checked by the faithfulness suite (tests/faithful/cases/CALC_*, ERROR_*, PRO_*)."""
 
 import pytest
 
-from emulator.basic import persist
-from emulator.basic.editor import BLOCK, HOLE, MAX_CHARS
-from emulator.machine import PC1360
+from emulator.builtin import persist
+from emulator.builtin.editor import BLOCK, HOLE, MAX_CHARS
+from emulator.machine.facade import PC1360
 from pc1360.tokenizer import tokenize
 
 

@@ -1,15 +1,15 @@
 """The built-in engine shell: boot, RUN-mode calculator, PRO-mode line entry, keys,
-time, and robustness against any token stream (emulator/basic/engine.py)."""
+time, and robustness against any token stream (emulator/builtin/engine.py)."""
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bare_machine import BareMachine
-from emulator import keys
-from emulator.basic import font
-from emulator.basic.engine import BuiltinEngine
-from emulator.lcd import LCD
+from emulator.builtin import font
+from emulator.builtin.engine import BuiltinEngine
+from emulator.machine import key_script as keys
+from emulator.machine.lcd import LCD
 from pc1360.keywords import KEYWORDS
 
 
@@ -23,7 +23,7 @@ def tap(machine, engine, key):
 
 
 def type_text(machine, engine, text):
-    """Type a key script (emulator/keys.py syntax: shifted characters as SHIFT, key)."""
+    """Type a key script (emulator/machine/key_script.py syntax: shifted characters as SHIFT, key)."""
     for step in keys.parse(text):
         tap(machine, engine, step.key)
 
@@ -206,7 +206,7 @@ def test_run_consumes_the_cycles_it_is_given(booted):
 
 
 def test_plugs_into_the_machine_facade():
-    from emulator.machine import PC1360
+    from emulator.machine.facade import PC1360
     machine = PC1360(engine="builtin")
     machine.type_keys("Y1+1{ENTER}")
     machine.run_for(0.3)
@@ -215,7 +215,7 @@ def test_plugs_into_the_machine_facade():
 
 
 def _booted_machine():
-    from emulator.machine import PC1360
+    from emulator.machine.facade import PC1360
     machine = PC1360(engine="builtin")
     machine.type_keys("Y")
     assert machine.key_wait_ready()
@@ -223,7 +223,7 @@ def _booted_machine():
 
 
 def test_a_key_acts_late_and_the_key_wait_comes_back_after_its_release():
-    from emulator.basic.engine import KEY_LATENCY, KEY_RELEASE_CYCLES
+    from emulator.builtin.engine import KEY_LATENCY, KEY_RELEASE_CYCLES
     machine = _booted_machine()
     machine.press("1")
     machine.run_cycles(KEY_LATENCY - 1000)
@@ -247,7 +247,7 @@ def _at_strobe(machine):
 
 def test_the_key_wait_count_is_0_at_the_first_round_then_one_a_round():
     # firmware engine: its X register reads 0 at the first strobe after power-on
-    from emulator.machine import PC1360
+    from emulator.machine.facade import PC1360
     machine = PC1360(engine="builtin")
     _at_strobe(machine)
     assert machine.engine.key_wait_count() == 0
@@ -400,7 +400,7 @@ FIRMWARE_SCRIPTS = {
 
 
 def firmware_session(engine, steps, rom_dir):
-    from emulator.machine import PC1360
+    from emulator.machine.facade import PC1360
     machine = PC1360(engine=engine, rom_dir=rom_dir)
     machine.run_for(0.5)
     machine.type_keys("Y")
@@ -438,7 +438,7 @@ GRAPHICS = [
 def test_same_graphics_as_the_firmware(rom_dir):
     """The dots of the graphics statements (text rows are not compared: the fonts
     differ by design)."""
-    from emulator.machine import PC1360
+    from emulator.machine.facade import PC1360
     from pc1360.tokenizer import tokenize
     source = "".join(f'{10 * (n + 1)} WAIT 0:CLS:{src}:CURSOR 0,2:PRINT "":END\n'
                      for n, src in enumerate(GRAPHICS))
@@ -459,7 +459,7 @@ def test_same_graphics_as_the_firmware(rom_dir):
 
 
 def test_beep_sounds_the_buzzer_and_takes_the_firmware_time():
-    from emulator.machine import PC1360
+    from emulator.machine.facade import PC1360
     machine = PC1360(engine="builtin")
     machine.type_keys("Y{MODE}10 BEEP 3:A=1{ENTER}{MODE}RUN{ENTER}")
     start = machine.cycles
@@ -493,7 +493,7 @@ CALCULATIONS = [
 @pytest.mark.rom
 @pytest.mark.slow
 def test_same_calculations_as_the_firmware(rom_dir):
-    from emulator.machine import PC1360
+    from emulator.machine.facade import PC1360
     shown = []
     for engine in ("builtin", "firmware"):
         machine = PC1360(engine=engine, rom_dir=rom_dir)

@@ -1,10 +1,10 @@
-"""How the built-in engine shows numbers (emulator/basic/bcd.py format_number)."""
+"""How the built-in engine shows numbers (emulator/builtin/bcd.py format_number)."""
 
 from decimal import Decimal as D
 
 import pytest
 
-from emulator.basic import bcd
+from emulator.builtin import bcd
 
 
 @pytest.mark.parametrize("value,text", [

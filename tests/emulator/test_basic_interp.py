@@ -1,13 +1,13 @@
 """The built-in engine's interpreter: expressions and statements over tokenized RAM
-(emulator/basic/interp.py, expr.py, statements.py, output.py)."""
+(emulator/builtin/interp.py, expr.py, statements.py, output.py)."""
 
 from decimal import Decimal as D
 
 import pytest
 
 from bare_machine import BareMachine
-from emulator.basic.engine import BuiltinEngine, tokenize_body
-from emulator.basic.errors import BasicError
+from emulator.builtin.basic_errors import BasicError
+from emulator.builtin.engine import BuiltinEngine, tokenize_body
 from pc1360.tokenizer import parse_program
 
 

@@ -1,4 +1,4 @@
-"""LPRINT on the 15-pin SIO after OPEN (emulator/basic/output.py, serial_io.lprint_job),
+"""LPRINT on the 15-pin SIO after OPEN (emulator/builtin/output.py, serial_io.lprint_job),
 with machine.sio as the far end. The built-in engine's tests need no ROM; the crossing
 tests run the same keys on the firmware engine (marked `rom`) and compare the bytes on
 the wire and when their start bits go out."""
@@ -7,10 +7,10 @@ from itertools import pairwise
 
 import pytest
 
-from emulator.basic import output
-from emulator.machine import PC1360
-from emulator.romset import load
-from emulator.serial_line import FrameFormat
+from emulator.builtin import output
+from emulator.connectors.serial_line import FrameFormat
+from emulator.machine.facade import PC1360
+from emulator.machine.romset import load
 from pc1360.tokenizer import tokenize
 
 OPEN = 'OPEN "1200,N,8,1,A,L,&1A"'

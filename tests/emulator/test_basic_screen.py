@@ -1,7 +1,7 @@
-"""The built-in engine's font and text display over display RAM (emulator/basic/screen.py)."""
+"""The built-in engine's font and text display over display RAM (emulator/builtin/screen.py)."""
 
-from emulator.basic import font
-from emulator.basic.screen import CELL_COLUMNS, Screen, close_text, split_row
+from emulator.builtin import font
+from emulator.builtin.screen import CELL_COLUMNS, Screen, close_text, split_row
 
 
 def pixels(mem):

@@ -1,14 +1,14 @@
-"""The built-in engine's OPEN / CLOSE / LOAD / SAVE (emulator/basic/serial_io.py) on
+"""The built-in engine's OPEN / CLOSE / LOAD / SAVE (emulator/builtin/serial_io.py) on
 their own, with machine.sio as the far end; no ROM needed. The same transfers against
 the firmware engine are in tests/emulator/test_sio_firmware.py and
 tests/tools/test_serial_firmware.py (parametrised over both engines)."""
 
 import pytest
 
-from emulator.basic import serial_io
-from emulator.basic.errors import BasicError
-from emulator.machine import PC1360
-from emulator.serial_line import CPU_HZ, FrameFormat
+from emulator.builtin import serial_io
+from emulator.builtin.basic_errors import BasicError
+from emulator.connectors.serial_line import CPU_HZ, FrameFormat
+from emulator.machine.facade import PC1360
 from pc1360.tokenizer import parse_program, tokenize
 
 SMALL = '10 PRINT "HI":GOTO 10\n20 A=1.5E3:B$="X":REM OK\n30 FOR I=1 TO 3:PRINT I:NEXT I\n'

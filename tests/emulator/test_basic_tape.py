@@ -1,4 +1,4 @@
-"""Cassette statements of the built-in engine (emulator/basic/tape_io.py) and the data
+"""Cassette statements of the built-in engine (emulator/builtin/tape_io.py) and the data
 file records of pc1360.tape, checked against what the firmware engine writes and reads.
 
 The hex records below were read from the firmware engine's Xout (machine.cassette) after
@@ -8,9 +8,9 @@ other reads; the same statement writes the same record and the same bits on both
 
 import pytest
 
-from emulator.cassette import RECORD_RATE, record_edges, signal_edges
-from emulator.machine import PC1360
-from emulator.romset import load
+from emulator.connectors.cassette import RECORD_RATE, record_edges, signal_edges
+from emulator.machine.facade import PC1360
+from emulator.machine.romset import load
 from pc1360 import tape, tapesound
 from pc1360.tokenizer import tokenize
 

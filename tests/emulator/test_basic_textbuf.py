@@ -6,8 +6,8 @@ spaces. (tests/faithful/cases/TEXTBUF_* read the same bytes with PEEK.)"""
 
 import pytest
 
-from emulator.machine import PC1360
-from emulator.romset import load
+from emulator.machine.facade import PC1360
+from emulator.machine.romset import load
 from pc1360.tokenizer import tokenize
 
 pytestmark = [pytest.mark.rom, pytest.mark.slow]

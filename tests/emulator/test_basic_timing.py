@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from emulator.machine import KEY_HOLD
+from emulator.machine.facade import KEY_HOLD
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = json.loads((HERE / "data" / "timing_reference.json").read_text())["programs"]

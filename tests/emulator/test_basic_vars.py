@@ -1,11 +1,11 @@
-"""Variables as bytes in RAM (emulator/basic/vars.py)."""
+"""Variables as bytes in RAM (emulator/builtin/vars.py)."""
 
 from decimal import Decimal as D
 
 import pytest
 
-from emulator.basic import vars as v
-from emulator.basic.errors import ILLEGAL, MEMORY, OTHER, BasicError
+from emulator.builtin import vars as v
+from emulator.builtin.basic_errors import ILLEGAL, MEMORY, OTHER, BasicError
 
 
 @pytest.fixture

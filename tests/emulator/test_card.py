@@ -1,11 +1,11 @@
-"""RAM card persistence: emulator/card.py."""
+"""RAM card persistence: emulator/machine/card_file.py."""
 
 import os
 
 import pytest
 
-from emulator import card
-from emulator.card import CardFileError, CardStore
+from emulator.machine import card_file as card
+from emulator.machine.card_file import CardFileError, CardStore
 
 
 def test_encode_decode_round_trip_with_and_without_state():

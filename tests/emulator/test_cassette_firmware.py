@@ -8,10 +8,10 @@ is 8 s, so a CSAVE takes about 10 s of emulated time for a short program.
 
 import pytest
 
-from emulator import card
-from emulator.cassette import record_edges
-from emulator.machine import PC1360
-from emulator.romset import load
+from emulator.connectors.cassette import record_edges
+from emulator.machine import card_file as card
+from emulator.machine.facade import PC1360
+from emulator.machine.romset import load
 from pc1360 import tape, tapesound
 from pc1360.listing import list_program
 from pc1360.ramcard import read_card

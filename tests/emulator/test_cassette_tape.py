@@ -2,7 +2,7 @@
 
 import pytest
 
-from emulator.cassette import (
+from emulator.connectors.cassette import (
     PLAY_RATE,
     Recording,
     record_edges,

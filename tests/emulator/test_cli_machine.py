@@ -2,7 +2,7 @@
 
 import pytest
 
-from emulator import card
+from emulator.machine import card_file as card
 from tools.cli import main
 
 pytestmark = pytest.mark.rom
@@ -81,7 +81,7 @@ def test_installed_set_is_the_default(rom_dir, tmp_path, monkeypatch, capsys):
 
 
 def test_load_tap_and_ram_images(rom_dir, tmp_path, capsys):
-    from emulator.machine import PC1360
+    from emulator.machine.facade import PC1360
     from pc1360.tape import encode_tap
     from pc1360.tokenizer import tokenize
 

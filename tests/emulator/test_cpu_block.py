@@ -431,7 +431,7 @@ def test_adcm_sbcm_exhaustive_with_carry_in():
 
 
 def test_run_pc_retry_rules():
-    from emulator.sc61860 import _wrapped_pc
+    from emulator.cpu.sc61860 import _wrapped_pc
     assert _wrapped_pc(0x10005) == 0x0005        # ran off the top
     assert _wrapped_pc(0xFFFE) == -2             # operands straddle the top
     assert _wrapped_pc(-0x10003) == -3           # a JRM from a negative PC went past -64K

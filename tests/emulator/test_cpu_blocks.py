@@ -1,13 +1,13 @@
-"""Translated blocks (emulator/cpu_codegen.py) against the interpreter: same state, same
+"""Translated blocks (emulator/cpu/codegen.py) against the interpreter: same state, same
 cycles at every bus call, same stopping point for every budget."""
 
 import random
 
 import pytest
 
-from emulator import sc61860
-from emulator.cpu_codegen import _drop_dead_stores
-from emulator.sc61860 import SC61860
+from emulator.cpu import sc61860
+from emulator.cpu.codegen import _drop_dead_stores
+from emulator.cpu.sc61860 import SC61860
 
 FIXED = (0x0000, 0x1000)
 WINDOW = (0x4000, 0x5000)

@@ -7,7 +7,7 @@ imports."""
 
 import pytest
 
-from emulator.sc61860 import SC61860
+from emulator.cpu.sc61860 import SC61860
 
 ORG = 0x8100
 POISON = 0xAA

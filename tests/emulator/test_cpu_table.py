@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from emulator import optable
-from emulator.optable import OPS
-from emulator.sc61860 import SC61860
+from emulator.cpu import optable
+from emulator.cpu.optable import OPS
+from emulator.cpu.sc61860 import SC61860
 
 OPERAND_LENGTH = {"": 1, "lp": 1, "table": 1, "n": 2, "+r": 2, "-r": 2, "cal": 2, "nm": 3,
                   "k,nm": 4}

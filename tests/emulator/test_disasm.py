@@ -4,8 +4,8 @@ MMMM = 0x80FB); mnemonics may be the assembler's aliases of the table's names.""
 
 import pytest
 
-from emulator.disasm import disassemble, format_line, listing
-from emulator.optable import OPS
+from emulator.cpu.disasm import disassemble, format_line, listing
+from emulator.cpu.optable import OPS
 from tools.cli import main
 
 ORG = 0x8030

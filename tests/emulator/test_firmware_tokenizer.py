@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from emulator.keys import KeyScriptError, parse
-from emulator.machine import PC1360
+from emulator.machine.facade import PC1360
+from emulator.machine.key_script import KeyScriptError, parse
+from pc1360.image import split_image
 from pc1360.keywords import KEYWORDS
-from pc1360.program import split_image
 from pc1360.tokenizer import tokenize
 
 pytestmark = pytest.mark.rom

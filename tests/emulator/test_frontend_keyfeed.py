@@ -1,6 +1,6 @@
 """The key feeder: presses held long enough in emulated time, one key at a time."""
 
-from emulator.frontend.keyfeed import GAP, MIN_HOLD, READY_TIMEOUT, KeyFeeder
+from emulator.frontend.key_feed import GAP, MIN_HOLD, READY_TIMEOUT, KeyFeeder
 
 
 class Recorder:

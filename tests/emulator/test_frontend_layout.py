@@ -1,9 +1,10 @@
 """The front-end's key layout and PC-keyboard tables (no pygame needed)."""
 
-from emulator import keys as keyscripts
-from emulator.frontend import keymap, layout
-from emulator.keyboard import KEY_BY_NAME
-from emulator.lcd import SYMBOL_BITS
+from emulator.frontend import case_layout as layout
+from emulator.frontend import host_keys as keymap
+from emulator.machine import key_script as keyscripts
+from emulator.machine.key_matrix import KEY_BY_NAME
+from emulator.machine.lcd import SYMBOL_BITS
 
 
 def _caps(name):

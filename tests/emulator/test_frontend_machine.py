@@ -17,14 +17,14 @@ os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from emulator.frontend import layout  # noqa: E402
+from emulator.frontend import case_layout as layout  # noqa: E402
 from emulator.frontend.app import Window  # noqa: E402
 
 
 @pytest.fixture
 def booted(rom_dir):
     """A firmware machine at the RUN-mode prompt, in a window."""
-    from emulator.machine import PC1360
+    from emulator.machine.facade import PC1360
 
     machine = PC1360(rom_dir=rom_dir)
     machine.key_wait_ready(5.0)
@@ -136,8 +136,8 @@ def test_off_key_blanks_the_lcd_and_brk_turns_it_on(booted):
 
 
 def test_built_in_engine_in_the_window():
-    from emulator.basic.engine import BuiltinEngine
-    from emulator.machine import PC1360
+    from emulator.builtin.engine import BuiltinEngine
+    from emulator.machine.facade import PC1360
 
     machine = PC1360(engine=BuiltinEngine)
     window = Window(machine, SimpleNamespace(zoom=1))
@@ -160,7 +160,7 @@ ZOOM = 2
 def known_state_screenshot(engine, rom_dir, path):
     """The card question answered with a click on Y, then 1+1 ENTER typed on the PC
     keyboard: the window's picture of that state."""
-    from emulator.machine import PC1360
+    from emulator.machine.facade import PC1360
 
     machine = PC1360(engine=engine, rom_dir=rom_dir)
     machine.key_wait_ready(5.0)

@@ -8,7 +8,7 @@ os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 
 import pygame  # noqa: E402
 
-from emulator.frontend.sound import AMPLITUDE, SAMPLE_RATE, Sound, square_wave  # noqa: E402
+from emulator.frontend.audio import AMPLITUDE, SAMPLE_RATE, Sound, square_wave  # noqa: E402
 
 FRAME = 256_000 // 60
 

@@ -16,9 +16,9 @@ os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 import pygame  # noqa: E402
 import pytest  # noqa: E402
 
-from emulator.frontend import layout  # noqa: E402
+from emulator.frontend import case_layout as layout  # noqa: E402
 from emulator.frontend.app import Window  # noqa: E402
-from emulator.frontend.keyfeed import GAP, MIN_HOLD  # noqa: E402
+from emulator.frontend.key_feed import GAP, MIN_HOLD  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data"
 SCREENSHOT = DATA / "frontend_screenshot.png"

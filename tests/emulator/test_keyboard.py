@@ -2,7 +2,7 @@
 
 import pytest
 
-from emulator.keyboard import KEY_BY_NAME, KEYS, SHIFTED_CHARS, Keyboard
+from emulator.machine.key_matrix import KEY_BY_NAME, KEYS, SHIFTED_CHARS, Keyboard
 
 INTERFACE_KEYS = (
     [chr(c) for c in range(ord("A"), ord("Z") + 1)] + [str(d) for d in range(10)]

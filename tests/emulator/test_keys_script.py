@@ -1,8 +1,8 @@
-"""Key scripts: emulator/keys.py."""
+"""Key scripts: emulator/machine/key_script.py."""
 
 import pytest
 
-from emulator.keys import KeyScriptError, Tap, Wait, parse
+from emulator.machine.key_script import KeyScriptError, Tap, Wait, parse
 
 
 def taps(*names):

@@ -2,9 +2,9 @@
 
 import pytest
 
-from emulator import lcd
-from emulator.lcd import LCD, PLACEHOLDER, firmware_font
-from emulator.romset import load
+from emulator.machine import lcd
+from emulator.machine.lcd import LCD, PLACEHOLDER, firmware_font
+from emulator.machine.romset import load
 
 
 def blank_mem():

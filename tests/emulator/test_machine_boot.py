@@ -7,8 +7,8 @@ recorded here (search for "Settled").
 
 import pytest
 
-from emulator.machine import PC1360
-from emulator.romset import load
+from emulator.machine.facade import PC1360
+from emulator.machine.romset import load
 
 pytestmark = pytest.mark.rom
 
@@ -203,7 +203,7 @@ def test_settled_off_key_powers_off_and_brk_on_goes_on(machine):
 
 def test_settled_reset_always_asks_the_card_question(machine):
     # Settled: after a reset the ROM asks to clear S1 even when card and system RAM are
-    # intact, hence the card file keeps the power-off state too (emulator/card.py).
+    # intact, hence the card file keeps the power-off state too (emulator/machine/card_file.py).
     run_keys(machine, "{MODE}10 PRINT 5{ENTER}")
     machine.reset()
     machine.key_wait_ready()

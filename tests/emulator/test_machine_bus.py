@@ -2,10 +2,10 @@
 
 import pytest
 
-from emulator import memmap
-from emulator.machine import PC1360
-from emulator.romset import RomSet
-from emulator.timers import FAST_PERIOD, SLOW_PERIOD, Buzzer, Timers
+from emulator.machine import memmap
+from emulator.machine.facade import PC1360
+from emulator.machine.romset import RomSet
+from emulator.machine.timers import FAST_PERIOD, SLOW_PERIOD, Buzzer, Timers
 
 
 class IdleEngine:

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from emulator import romset
+from emulator.machine import romset
 from tools.cli import main
 
 

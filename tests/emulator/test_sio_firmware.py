@@ -1,7 +1,7 @@
 """OPEN / LOAD / SAVE over the machine's 15-pin SIO (machine.sio), on both engines.
 
 Every test runs on the firmware engine (the ROM's own code, marked `rom`) and on the
-built-in engine (emulator/basic/serial_io.py, no ROM needed), which drives the same
+built-in engine (emulator/builtin/serial_io.py, no ROM needed), which drives the same
 pins at the same times.
 
 The PC side is tools/transfer.py in a thread on a pseudo-terminal (emulator.sio.PtyLink),
@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from booting import ENGINES, booted_machine
-from emulator import card
-from emulator.serial_line import CPU_HZ, FrameFormat
-from emulator.sio import PtyLink
+from emulator.connectors.serial_line import CPU_HZ, FrameFormat
+from emulator.connectors.sio import PtyLink
+from emulator.machine import card_file as card
 from pc1360.ramcard import read_card
 from pc1360.tokenizer import parse_program, tokenize
 from tools import cmd_machine, transfer

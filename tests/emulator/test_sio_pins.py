@@ -1,6 +1,6 @@
 """The 15-pin SIO connector on the machine's bus, and its host links (no ROM needed).
 
-The port bits are driven here the way the firmware drives them (emulator/sio.py lists what
+The port bits are driven here the way the firmware drives them (emulator/connectors/sio.py lists what
 its code does): SD is FO bit 1 and RD is IB bit 5, both inverted (a start bit is 1);
 ER/RR/RS are 0x3800 bits 1/2/3; CS and CD are IB bits 6 and 7.
 """
@@ -12,8 +12,8 @@ import threading
 
 import pytest
 
-from emulator.serial_line import FrameFormat, encode
-from emulator.sio import LinkError, PtyLink, UrlLink, open_link
+from emulator.connectors.serial_line import FrameFormat, encode
+from emulator.connectors.sio import LinkError, PtyLink, UrlLink, open_link
 
 FMT = FrameFormat(1200)
 ER, RR, RS = 0x02, 0x04, 0x08

@@ -8,7 +8,7 @@ A case is `cases/<NAME>.toml` (style.md §6 item 13: one case per behaviour):
     10 PRINT "A";"B"
     '''                                              # optional; loaded with load_program
     steps = [
-        "RUN{ENTER}",                                # a key script (emulator/keys.py syntax)
+        "RUN{ENTER}",                                # a key script (emulator/machine/key_script.py syntax)
         { keys = "{ENTER}", run = 0.5 },             # or a table with options, see Step
     ]
 
@@ -30,9 +30,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from emulator import keys
-from emulator.lcd import CELL_PITCH, CELL_X0, COLUMNS, GLYPH_WIDTH, LINES, WIDTH
-from emulator.machine import KEY_HOLD, PC1360
+from emulator.machine import key_script as keys
+from emulator.machine.facade import KEY_HOLD, PC1360
+from emulator.machine.lcd import CELL_PITCH, CELL_X0, COLUMNS, GLYPH_WIDTH, LINES, WIDTH
 
 HERE = Path(__file__).resolve().parent
 CASES_DIR = HERE / "cases"
@@ -205,13 +205,13 @@ _BOOTED = {}
 def firmware_roms():
     global _ROMS
     if _ROMS is None:
-        from emulator.romset import load
+        from emulator.machine.romset import load
         _ROMS = load(ROM_DIR)
     return _ROMS
 
 
 def builtin_factory():
-    from emulator.basic.engine import BuiltinEngine
+    from emulator.builtin.engine import BuiltinEngine
     return BuiltinEngine
 
 

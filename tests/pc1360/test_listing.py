@@ -5,9 +5,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from pc1360.errors import FormatError
+from pc1360.image import Line, build_image, typed_length
 from pc1360.keywords import BY_NAME, KEYWORDS
 from pc1360.listing import list_line, list_program
-from pc1360.program import Line, build_image, typed_length
 from pc1360.tokenizer import tokenize, tokenize_line
 
 SETTINGS = settings(max_examples=150, deadline=None,

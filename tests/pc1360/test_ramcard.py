@@ -75,7 +75,7 @@ def test_damaged_card():
 
 @pytest.mark.rom
 def test_writes_put_a_program_into_the_running_firmware(rom_dir):
-    machine_module = pytest.importorskip("emulator.machine")
+    machine_module = pytest.importorskip("emulator.machine.facade")
     machine = machine_module.PC1360(rom_dir=rom_dir, card_kb=16)
     machine.key_wait_ready(5)
     machine.type_keys("Y")  # the cold-boot card question

@@ -28,7 +28,7 @@ def program_of(length):
 
 def cload(rom_dir, record, command="CLOAD"):
     """Type `command` on a freshly booted machine, play `record`; (screen rows, program)."""
-    machine_module = pytest.importorskip("emulator.machine")
+    machine_module = pytest.importorskip("emulator.machine.facade")
     machine = machine_module.PC1360(rom_dir=rom_dir, card_kb=32)
     machine.key_wait_ready(5)
     machine.type_keys("Y")

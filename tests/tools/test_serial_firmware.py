@@ -1,7 +1,7 @@
 """The serial transfer against the PC-1360 in the emulator, on both engines.
 
 Each test runs on the firmware engine (the real ROM, marked `rom`) and on the built-in
-engine (emulator/basic/serial_io.py, no ROM), which must look the same on the pins.
+engine (emulator/builtin/serial_io.py, no ROM), which must look the same on the pins.
 
 `Pocket` wires its own emulator.serial_line SioPort onto the bus instance (OUTF -> SD,
 writes to the 0x3800 latch -> ER/RR/RS, INB bits 5-7 <- RD/CS/CD), over whatever the
@@ -26,9 +26,15 @@ from pathlib import Path
 
 import pytest
 
-from emulator.machine import PC1360
-from emulator.romset import load
-from emulator.serial_line import CPU_HZ, LATCH_RR, SIO_LATCH, FrameFormat, SioPort
+from emulator.connectors.serial_line import (
+    CPU_HZ,
+    LATCH_RR,
+    SIO_LATCH,
+    FrameFormat,
+    SioPort,
+)
+from emulator.machine.facade import PC1360
+from emulator.machine.romset import load
 from pc1360.tokenizer import parse_program, tokenize
 from tools import cmd_serial, transfer
 from tools.cli import main

@@ -3,7 +3,7 @@ the SioPort that puts it on the PC-1360's port bits."""
 
 import pytest
 
-from emulator.serial_line import (
+from emulator.connectors.serial_line import (
     CPU_HZ,
     FO_SD,
     IB_CD,

@@ -17,8 +17,8 @@ import tty
 import pytest
 import serial
 
-from emulator.serial_line import FrameFormat, decode, encode
-from pc1360.program import Line
+from emulator.connectors.serial_line import FrameFormat, decode, encode
+from pc1360.image import Line
 from pc1360.tokenizer import tokenize
 from tools import cmd_serial, transfer
 from tools.cli import build_parser, main

@@ -1,0 +1,210 @@
+"""LIST and listed lines on the display: the terminal-like wrapping the firmware
+engine shows, and the UP/DOWN paging through the program after LIST."""
+
+from emulator.builtin.screen import COLS, NUL, ROWS
+from emulator.builtin.states import IDLE
+from emulator.builtin.typed import from_text
+from pc1360.image import Line
+from pc1360.keywords import BY_CODE, BY_NAME, LINE_REF, PREFIX, REM
+from pc1360.listing import list_line
+
+KEYWORD_NAMES = frozenset(name.encode("ascii") for name in BY_NAME)
+_WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ$")
+
+
+def has_colon(body):
+    """True if a tokenized line has a `:` outside strings (RUN and PRO mode refuse
+    such typed lines with ERROR 1)."""
+    return first_colon(body) is not None
+
+
+def first_colon(body):
+    """The index of the first `:` outside strings in a tokenized line, or None."""
+    in_string = False
+    skip = 0
+    for index, byte in enumerate(body):
+        if skip:
+            skip -= 1
+        elif byte == 0x22:
+            in_string = not in_string
+        elif in_string:
+            continue
+        elif byte == 0x1F:
+            skip = 2
+        elif byte == 0xFE:
+            skip = 1
+        elif byte == 0x3A:
+            return index
+    return None
+
+
+def wrap_listing(text, indent):
+    """A listed line as display rows: 24 characters, then rows indented by `indent`
+    (the width of `10:`); a keyword that would be cut, or whose blank after it would
+    not fit, moves whole to the next row, dropping the blank before it (the firmware
+    shows `20:INPUT A: WAIT 0:` / `   PRINT A*2`). Keyword letters in a string or
+    in REM text are plain characters and never move."""
+    return [(b" " * indent if index else b"") + text[start:stop]
+            for index, (start, stop) in enumerate(wrap_spans(text, indent))]
+
+
+def wrap_spans(text, indent):
+    """wrap_listing's rows as (start, stop) offsets into `text` (a row after the
+    first has `indent` blanks before its part)."""
+    spans = []
+    first = 0
+    width = COLS
+    while len(text) - first > width:
+        cut = first + width
+        start = cut
+        while start > first and text[start - 1] in _WORD:
+            start -= 1
+        end = cut
+        while end < len(text) and text[end] in _WORD:
+            end += 1
+        # a keyword moves if it, or the blank after it, would not fit
+        moved = first < start < cut <= end and text[start:end] in KEYWORD_NAMES and (
+            cut < end or text[end:end + 1] == b" ") and _in_code(text, start)
+        if moved:
+            cut = start
+        spans.append((first, cut))
+        first = cut + 1 if moved and text[cut:cut + 1] == b" " else cut
+        width = COLS - indent
+    spans.append((first, len(text)))
+    return spans
+
+
+def _in_code(text, index):
+    """True if `text[index]` of a listed line is outside strings and REM text."""
+    in_string = False
+    for offset, byte in enumerate(text[:index]):
+        if byte == 0x22:
+            in_string = not in_string
+        elif not in_string and text[offset:offset + 4] == b"REM ":
+            return False
+    return not in_string
+
+
+_DIGITS = frozenset(b"0123456789")
+
+
+def units_of(body, number=None):
+    """A tokenized line as the firmware edits it: a keyword is one unit (its name as
+    bytes), anything else one character code; with `number`, its digits come first."""
+    units = list(str(number).encode("ascii")) if number is not None else []
+    index = 0
+    in_string = False
+    while index < len(body):
+        byte = body[index]
+        keyword = BY_CODE.get(body[index + 1]) if byte == PREFIX and index + 1 < len(body) \
+            and not in_string else None
+        if keyword is not None and keyword.typed:
+            units.append(from_text(keyword.name))
+            index += 2
+            if keyword.code == REM:
+                units.extend(body[index:])      # REM text is plain characters
+                break
+        elif byte == LINE_REF and index + 2 < len(body) and not in_string:
+            units.extend(str(body[index + 1] << 8 | body[index + 2]).encode("ascii"))
+            index += 3
+        else:
+            units.append(byte)
+            in_string = in_string != (byte == 0x22)
+            index += 1
+    return units
+
+
+_NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.$")
+
+
+def last_element(body, end):
+    """Where the last element before offset `end` of a tokenized line starts: a keyword,
+    a line reference, a string, a name or number, or any other character."""
+    start = index = 0
+    while index < end:
+        start = index
+        byte = body[index]
+        if byte == PREFIX:
+            index += 2
+        elif byte == LINE_REF:
+            index += 3
+        elif byte == 0x22:
+            close = body.find(b'"', index + 1)
+            index = len(body) if close < 0 else close + 1
+        elif byte in _NAME:
+            while index < end and body[index] in _NAME:
+                index += 1
+        else:
+            index += 1
+    return start
+
+
+def render_units(units, numbered):
+    """The units as the display shows them, and where each unit starts in it."""
+    body = 0
+    while numbered and body < len(units) and units[body] in _DIGITS:
+        body += 1
+    out = bytearray()
+    starts = []
+    for index, unit in enumerate(units):
+        if index == body and body and unit != 0x20:
+            out.append(0x20)                    # after the line number
+        if isinstance(unit, bytes):
+            if index > body and not isinstance(units[index - 1], bytes):
+                out.append(0x20)
+            starts.append(len(out))
+            out += unit + b" "
+        else:
+            starts.append(len(out))
+            out.append(unit)
+    if body and body == len(units):
+        out.append(0x20)                        # `10 _`: the body is empty
+    return bytes(out), starts
+
+
+class ListMixin:
+    """The LIST part of BuiltinEngine (needs mem, screen, interp, state, prompt)."""
+
+    def _listing(self, addr):
+        mem = self.mem
+        number = mem[addr] << 8 | mem[addr + 1]
+        body = bytes(mem[addr + 3:addr + 2 + mem[addr + 2]])
+        return from_text(list_line(Line(number, body)))
+
+    def _list(self, number):
+        addr = self.interp.program.first_from(number)
+        self.state = IDLE
+        if addr is None:
+            self._prompt()
+            return
+        self._show_listing(addr)
+
+    def _show_listing(self, addr):
+        """LIST: the screen filled with lines from the one at `addr` on."""
+        screen = self.screen
+        screen.clear()
+        row = 0
+        for number, line_addr in self.interp.program.lines():
+            if line_addr < addr:
+                continue
+            if row >= ROWS:
+                break
+            for chunk in wrap_listing(self._listing(line_addr), len(str(number)) + 1):
+                if row < ROWS:
+                    screen.show_line(row, chunk, fill=NUL)      # (firmware: NUL-padded)
+                    row += 1
+        screen.row = min(row, ROWS) - 1
+        screen.end_line()
+        self.list_addr = addr
+        self.input_row = None
+
+    def _list_step(self, direction):
+        """UP/DOWN after a listing: the listing from the line before/after the top
+        one; False if there is none."""
+        addrs = [addr for _n, addr in self.interp.program.lines()]
+        if self.list_addr in addrs:
+            index = addrs.index(self.list_addr) + direction
+            if 0 <= index < len(addrs):
+                self._show_listing(addrs[index])
+                return True
+        return False

@@ -1,0 +1,580 @@
+"""Statement handlers for the display, graphics, sound and input.
+
+PRINT as the firmware engine shows it: a lone number is right-aligned (`5.`); `;`
+joins items (`AB5.C`); `,` splits the line in two 12-character halves, a number alone
+in its half right-aligned (`AB          5.`, `         -5.X`). Each PRINT starts a new
+line (the top one right after CLS), scrolling at the bottom; after `PRINT "A";` the
+next PRINT goes on in the same line. With no WAIT, every PRINT waits for ENTER.
+After CURSOR x,y (or CURSOR n, the n-th of the 96 cells) PRINT writes there without
+clearing the line. USING: `#` digit places, `.` the point, `&` string places.
+"""
+
+from decimal import ROUND_DOWN, Decimal
+
+from emulator.builtin import bcd
+from emulator.builtin.basic_errors import ILLEGAL, SYNTAX, USING, BasicError
+from emulator.builtin.expr import to_int
+from emulator.builtin.interp import ANSWER, ANSWER_END, statement
+from emulator.builtin.screen import COLS, ROWS, close_text, split_row
+from emulator.builtin.serial_io import get_port
+from emulator.builtin.token_codes import CODES
+
+WAIT_UNIT = 4345            # WAIT n shows for n units: 4345 cycles each on the firmware
+                            # engine (about 1/59 s, not the 1/64 s of the notes)
+# Measured on the firmware engine: PAUSE shows for about 0.96 s; BEEP 1 takes 108,270
+# cycles (statement included), every further beep 105,350 and BEEP 0 55,170; PRINT
+# takes 13,900 cycles, 390 more for each character and 27,000 more when it scrolls.
+PAUSE_CYCLES = 246_800
+FIRST_BEEP_CYCLES = 104_670    # besides the statement's own 3,600
+BEEP_ZERO_CYCLES = 51_570
+BEEP_CYCLES = 105_350
+# BEEP n,f[,d] on the firmware engine: each beep is d+1 periods of a square wave whose
+# half period is 45 + 2f cycles (d defaults to 583), the first about 9,000 cycles after
+# the statement starts (parsing included), 53,200 cycles of silence between beeps, 214
+# after the last: BEEP 1,4,60 takes 16,070 cycles, BEEP 2,4,60 75,531, BEEP 0,4,60 8,667.
+BEEP_DEFAULT_DURATION = 583
+BEEP_HALF_PERIOD = 45
+BEEP_HALF_PER_TONE = 2
+BEEP_LEAD = 4_590           # from the end of the statement's own cost to the first edge
+BEEP_GAP = 53_213
+BEEP_TAIL = 214
+BEEP_ZERO_TONED = 3_870     # BEEP 0,f,d: no sound, the arguments' time only
+SCROLL_CYCLES = 27_000
+PRINT_CHAR_CYCLES = 390     # each character a PRINT shows (at a CURSOR position too)
+PRINT_AT_CURSOR_SAVING = 2_500  # PRINT at a CURSOR position starts no line (firmware engine:
+                                # CURSOR 5,2:PRINT "*"; 19,940 cycles, CURSOR 5,2 alone 8,490)
+# Measured with the line pointer (interp.LINE_POINTER) on the firmware engine: every item
+# after the first adds about 1,600 cycles, every number shown (USING or not) about 2,000
+# (PRINT S$;S$;S$;S$ 24,980, PRINT USING "##";A;B;A;B 31,770, PRINT A;B 21,830).
+PRINT_ITEM_CYCLES = 1_600
+CURSOR_CELL_SAVING = 2_650  # CURSOR 72 takes 4,760 cycles, CURSOR 2,1 7,980 (firmware)
+PRINT_NUMBER_CYCLES = 2_000
+LINE_DOT_CYCLES = 470       # each dot LINE draws (firmware engine: 150 dots 92,200
+                            # cycles with the statement, 32 dots 36,800)
+LINE_BOX_DOT_CYCLES = 400   # each dot of a box (B) or a fill (BF)
+GPRINT_NUMBER_CYCLES = 1_900  # each number GPRINT draws (GPRINT I 5,970 cycles with I)
+GPRINT_ITEM_CYCLES = 1_700    # each item after the first (GPRINT "3C7E";I; 7,840)
+HALF = COLS // 2
+TEXT_CURSOR = 0xFD09        # CURSOR x, y (basic_language.md §1.7)
+GRAPHIC_CURSOR = 0xFEE8     # GCURSOR x, y as 16-bit words
+LINE_END = 0xFEEC           # where the last LINE ended
+_USING = CODES["USING"]
+
+
+# ---------------------------------------------------------------- PRINT
+
+def set_using(it, fmt):
+    """USING "fmt": a format with `#` replaces the number format, one with `&` the
+    string format; the other stays (USING "##.#";1.25;USING "&&";"XYZ";7 shows
+    ` 1.2XY 7.0` on the firmware engine). USING alone forgets both."""
+    if fmt is None:
+        it.using = None
+        return
+    if not fmt or fmt.strip(b"#.&^") or fmt.count(b".") > 1:
+        raise BasicError(SYNTAX)            # USING "ABC", "#,###": ERROR 1
+    number, string = it.using or (None, None)
+    if b"#" in fmt:
+        number = fmt
+    if b"&" in fmt:
+        string = fmt
+    it.using = (number, string)
+
+
+def format_using(using, value):
+    fmt = using[1] if isinstance(value, bytes) else using[0]
+    if fmt is None:
+        return value if isinstance(value, bytes) else bcd.format_number(value).encode("ascii")
+    return _format_using(fmt, value)
+
+
+def _format_exponent(fmt, value):
+    """USING with `^`: one digit before the point, the format's decimals, then E and
+    a signed two-digit exponent (`##.##^` shows 1234.5 as ` 1.23E 03`)."""
+    places = fmt.partition(b".")[2].count(b"#")
+    if not value:
+        mantissa, exp = Decimal(0), 0
+    else:
+        exp = value.adjusted()
+        mantissa = value.scaleb(-exp)
+    cut = mantissa.quantize(Decimal(1).scaleb(-places), rounding=ROUND_DOWN)
+    digits = f"{abs(cut):f}".encode("ascii")
+    mark = b"-" if exp < 0 else b" "
+    return (b"-" if cut < 0 else b" ") + digits + b"E" + mark + b"%02d" % abs(exp)
+
+
+def _format_using(fmt, value):
+    """PRINT USING: `#` places (the first one holds the sign), `.` the point, `&`
+    string places; digits past the format are cut (12.345 in ###.## is 12.34); a
+    number that does not fit is ERROR 7 (1.005 in #.##, -5 in #), as on the
+    firmware engine."""
+    if isinstance(value, bytes):
+        width = fmt.count(b"&") or len(value)
+        return value[:width].ljust(width)
+    if fmt.endswith(b"^"):
+        return _format_exponent(fmt, value)
+    head, point, tail = fmt.partition(b".")
+    places = tail.count(b"#")
+    cut = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_DOWN)
+    digits = f"{abs(cut):f}".encode("ascii")
+    whole = digits.split(b".")[0]
+    if len(whole) + 1 > head.count(b"#"):
+        raise BasicError(USING)
+    text = (b"-" if cut < 0 else b"") + (digits if point else whole)
+    return text.rjust(len(head) + (1 + len(tail) if point else 0))
+
+
+def print_fields(it):
+    """Parse PRINT's item list into (segments, open_end, answer): segments split by `,`,
+    each a list of formatted items; open_end if the list ended with `;`; answer the
+    first number after the last `,` (None if none), which PRINT makes the last answer."""
+    segments = [[]]
+    open_end = False
+    answer = None
+    while not it.at_end():
+        if it.accept_token(_USING):
+            set_using(it, it.string_literal() if it.peek() == 0x22 else None)
+            it.accept(0x3B)
+            continue
+        value = it.expression()
+        if isinstance(value, bytes):
+            value = value.replace(b"\x00", b"")    # a NUL takes no place (CHR$ 0)
+        elif answer is None:
+            answer = value
+        if it.using is not None:
+            segments[-1].append((format_using(it.using, value), not isinstance(value, bytes)))
+        elif isinstance(value, bytes):
+            segments[-1].append((value, False))
+        else:
+            segments[-1].append((bcd.format_number(value).encode("ascii"), True))
+        open_end = False
+        if it.accept(0x3B):
+            open_end = True
+        elif it.accept(0x2C):
+            segments.append([])
+            answer = None
+        elif not it.at_end():
+            raise BasicError(SYNTAX)
+    # a list split by `,` takes no `;` and no `,` at its end: PRINT "A";"B","C",
+    # PRINT "X","Y"; and PRINT "X", are ERROR 1 with nothing shown (firmware engine)
+    if len(segments) > 1 and (not segments[-1] or any(len(seg) > 1 for seg in segments)
+                              or open_end):
+        raise BasicError(SYNTAX)
+    return segments, open_end, answer
+
+
+def set_answer(it, answer):
+    """PRINT's and PAUSE's number becomes the last answer (LPRINT's does not)."""
+    if answer is not None:
+        it.mem[ANSWER:ANSWER_END] = bcd.to_bytes(answer)
+
+
+def _aligned(number, width):
+    """A right-aligned number as the firmware stores it in the text buffer: a space
+    for the sign of a positive number, NULs before it (they show blank, PEEK sees 0:
+    PRINT 5 leaves 21 NULs and " 5.")."""
+    if number[:1] not in (b"-", b" ") and len(number) < width:
+        number = b" " + number
+    return number.rjust(width, b"\x00")
+
+
+def layout(segments, open_end=False):
+    """The text of one PRINT: a lone number (or USING number) right-aligned unless a
+    `;` ends the list; with `,` every item gets a 12-character field (cut to it, a
+    number right-aligned), two to a row. (A number field after another number field
+    is padded with spaces and has no sign place: the firmware stores PRINT 1,2 as
+    NULs, " 1.", spaces, "2.".)"""
+    if len(segments) == 1:
+        items = segments[0]
+        if len(items) == 1 and items[0][1] and not open_end:
+            return _aligned(items[0][0], COLS)
+        return b"".join(text for text, _ in items)
+    text = b"".join(field.ljust(HALF) for field in _fields(segments))
+    return text.ljust(-(-len(text) // COLS) * COLS)     # an odd field fills its row
+
+
+def _fields(segments):
+    """The 12-character fields of a list split by `,`: cut, a number right-aligned."""
+    fields = []
+    after_number = False
+    for segment in segments:
+        field = b"".join(t for t, _ in segment)[:HALF]
+        number = len(segment) == 1 and segment[0][1]
+        if number:
+            field = field.rjust(HALF) if after_number else _aligned(field, HALF)
+        after_number = number
+        fields.append(field)
+    return fields
+
+
+def lprint_text(segments, open_end):
+    """What LPRINT sends: PRINT's text without the display's alignment. A lone number
+    keeps its sign place (" 5."), fields are PRINT's with the last one not padded
+    after its text (firmware engine: LPRINT "A","B" sends A, 11 spaces, B)."""
+    if len(segments) > 1:
+        fields = _fields(segments)
+        return b"".join(field.ljust(HALF) for field in fields[:-1]) + fields[-1]
+    items = segments[0]
+    text = b"".join(t for t, _ in items)
+    if len(items) == 1 and items[0][1] and not open_end and text[:1] not in (b"-", b" "):
+        text = b" " + text
+    return text
+
+
+def show(it, text, open_end):
+    """Put a PRINT line on the display: at the CURSOR position, or as the next line."""
+    text = close_text(text)
+    screen = it.screen
+    if it.cursor is not None:
+        # at the CURSOR position, without clearing the line, going on in the next
+        # rows (scrolling) if long; output goes on below
+        col, row = it.cursor
+        it.cost += len(text) * PRINT_CHAR_CYCLES - PRINT_AT_CURSOR_SAVING
+        while col + len(text) > COLS:
+            head, text = split_row(text, COLS - col)
+            screen.write(row, col, head)
+            col = 0
+            if row < ROWS - 1:
+                row += 1
+            else:
+                screen.scroll()
+        screen.write(row, col, text)
+        screen.row = row
+        screen.end_line()
+        if open_end:
+            it.cursor = (min(col + len(text), COLS - 1), row)
+            screen.col = it.cursor[0]
+        else:
+            it.cursor = None
+        return
+    # (a lone number's right-alignment blanks take no time: PRINT I as PRINT "X";I;
+    # nor do the blanks that fill the row after the last `,` field)
+    it.cost += len(text.strip(b" \x00")) * PRINT_CHAR_CYCLES
+    scrolls = screen.scrolls
+    # PRINT writes over what the row holds without blanking it first: a row that
+    # CURSOR filled keeps its tail (firmware engine: "OLDTEXT", then PRINT "N" on
+    # that row, shows NLDTEXT)
+    if screen.col == 0:
+        screen.begin_line()
+    # text past the end of the row goes on in the next rows
+    while screen.col + len(text) > COLS:
+        head, text = split_row(text, COLS - screen.col)
+        screen.write(screen.row, screen.col, head)
+        screen.next_line()
+    screen.write(screen.row, screen.col, text)
+    col = screen.col + len(text)
+    screen.end_line()
+    it.cost += (screen.scrolls - scrolls) * SCROLL_CYCLES
+    if open_end and col < COLS:
+        screen.col = col
+
+
+def display_wait(it):
+    """After PRINT: wait for ENTER, or WAIT n/64 seconds."""
+    if it.wait is None:
+        it.pending = ("enter",)         # (under TRON, DOWN goes on too)
+    elif it.wait:
+        it.pending = ("delay", it.wait * WAIT_UNIT)
+
+
+@statement("PRINT", cost=13_900)
+def stmt_print(it):
+    segments, open_end, answer = print_fields(it)
+    set_answer(it, answer)
+    if segments == [[]]:
+        # PRINT alone shows nothing; it only closes a line left open by `;`
+        it.screen.col = 0
+    else:
+        # at a CURSOR position a lone number is not right-aligned
+        items = [number for segment in segments for _text, number in segment]
+        it.cost += (len(items) - 1) * PRINT_ITEM_CYCLES + sum(items) * PRINT_NUMBER_CYCLES
+        # a lone number is right-aligned only when it starts the row: after
+        # `PRINT "X";` PRINT 5 shows X5. (firmware engine)
+        show(it, layout(segments, open_end or it.cursor is not None or it.screen.col > 0),
+             open_end)
+    # the firmware waits after `PRINT "A";` too; the next PRINT continues the line
+    display_wait(it)
+
+
+@statement("PAUSE", cost=5_600)      # with PAUSE_CYCLES: PAUSE I 278,800 (firmware)
+def stmt_pause(it):
+    segments, open_end, answer = print_fields(it)
+    set_answer(it, answer)
+    show(it, layout(segments, open_end or it.screen.col > 0), open_end)
+    it.pending = ("delay", PAUSE_CYCLES)
+
+
+# LPRINT with no printer on the 11-pin port (the emulated machine has none) and no
+# OPEN: the firmware skips to the statement's end without evaluating anything (LPRINT
+# 1/0 and LPRINT X$+1 go on too), about 85 cycles for each byte it steps over.
+LPRINT_BYTE_CYCLES = 85
+LPRINT_OPEN_SAVING = 150    # after OPEN: 1,870 cycles from RS dropping to the next
+                            # LPRINT's RS pulse in LPRINT 1:LPRINT 2 (firmware engine)
+
+
+@statement("LPRINT", cost=1800)
+def stmt_lprint(it):
+    """After OPEN the text goes out on the 15-pin port (serial_io.lprint_job)."""
+    if not get_port(it.mem)[1]:
+        start = it.pos
+        it.skip_statement()
+        it.cost += (it.pos - start) * LPRINT_BYTE_CYCLES
+        return
+    segments, open_end, _answer = print_fields(it)
+    numbers = sum(number for segment in segments for _text, number in segment)
+    it.cost -= LPRINT_OPEN_SAVING
+    it.pending = ("serial", "lprint", lprint_text(segments, open_end), numbers, not open_end)
+
+
+@statement("USING", cost=1500)
+def stmt_using(it):
+    set_using(it, None if it.at_end() else it.string())
+
+
+@statement("WAIT", cost=2000)
+def stmt_wait(it):
+    it.wait = None if it.at_end() else it.integer(0, 65535)
+
+
+@statement("CLS", cost=35800)
+def stmt_cls(it):
+    it.screen.clear()
+    it.cursor = None
+    it.gcursor = (0, 7)         # GPRINT after CLS starts at the top left
+
+
+@statement("CURSOR", cost=6800)
+def stmt_cursor(it):
+    if it.at_end():
+        it.cursor = None
+        return
+    first = it.integer(-32768, 65535)
+    if it.accept(0x2C):
+        col, row = first, it.integer(0, ROWS - 1)
+        if not 0 <= col < COLS:
+            raise BasicError(ILLEGAL)
+    else:
+        # CURSOR n: the n-th of the 96 cells, row by row (as the firmware places
+        # CURSOR 10 at column 10 of the top line)
+        if not 0 <= first < COLS * ROWS:
+            raise BasicError(ILLEGAL)
+        row, col = divmod(first, COLS)
+        it.cost -= CURSOR_CELL_SAVING
+    it.cursor = (col, row)
+    it.mem[TEXT_CURSOR] = col
+    it.mem[TEXT_CURSOR + 1] = row
+
+
+# ---------------------------------------------------------------- INPUT
+
+@statement("INPUT", cost=3000)
+def stmt_input(it):
+    """INPUT ["prompt";|,] var [, ["prompt";|,] var ...]: the engine asks for each."""
+    items = []
+    while True:
+        prompt, keep = None, True
+        if it.peek() == 0x22:
+            prompt = it.string_literal()
+            if it.accept(0x2C):
+                keep = False
+            elif not it.accept(0x3B):
+                raise BasicError(SYNTAX)
+        items.append((prompt, keep, it.variable(create=True)))
+        if not it.accept(0x2C):
+            break
+    it.pending = ("input", items)
+
+
+# ---------------------------------------------------------------- graphics
+
+def point(it):
+    """`(x,y)` as two integers."""
+    it.expect(0x28)
+    x = to_int(it.number())
+    it.expect(0x2C)
+    y = to_int(it.number())
+    it.expect(0x29)
+    return x, y
+
+
+def set_word(mem, addr, value):
+    mem[addr] = value & 0xFF
+    mem[addr + 1] = (value >> 8) & 0xFF
+
+
+@statement("GCURSOR", cost=6750)
+def stmt_gcursor(it):
+    if it.peek() == 0x28:
+        x, y = point(it)
+    else:
+        x = to_int(it.number())
+        it.expect(0x2C)
+        y = to_int(it.number())
+    it.gcursor = (x, y)
+    set_word(it.mem, GRAPHIC_CURSOR, x)
+    set_word(it.mem, GRAPHIC_CURSOR + 2, y)
+
+
+@statement("GPRINT", cost=2900)
+def stmt_gprint(it):
+    """Columns of 8 dots at the graphics cursor, whose y is the column's lowest dot;
+    a number is one column, a string hex pairs, one column each; `;` joins, `,`
+    draws a blank column. A GPRINT that does not end in `;` or `,` sends the cursor
+    back to x 0, keeping y (all as the firmware engine draws them and keeps 0xFEE8)."""
+    x, y = it.gcursor
+    open_end = False
+    items = 0
+    while not it.at_end():
+        open_end = False
+        value = it.expression()
+        it.cost += GPRINT_ITEM_CYCLES if items else 0
+        items += 1
+        if isinstance(value, bytes):
+            if len(value) % 2 or any(c not in b"0123456789ABCDEF" for c in value):
+                raise BasicError(ILLEGAL)
+            columns = bytes.fromhex(value.decode("ascii"))
+        else:
+            columns = bytes([to_int(value, 0, 255)])
+            it.cost += GPRINT_NUMBER_CYCLES
+        for bits in columns:
+            it.screen.column(x, y - 7, bits)
+            x += 1
+        if it.accept(0x2C):
+            it.screen.column(x, y - 7, 0)
+            x += 1
+        elif not it.accept(0x3B):
+            break
+        open_end = True
+    if not open_end:
+        x = 0
+    it.gcursor = (x, y)
+    set_word(it.mem, GRAPHIC_CURSOR, x)
+    display_wait(it)            # like PRINT: with no WAIT it waits for ENTER
+
+
+@statement("PSET", cost=7500)
+def stmt_pset(it):
+    x, y = point(it)
+    mode = 1
+    if it.accept(0x2C):
+        if not it.accept(0x58):
+            raise BasicError(SYNTAX)
+        mode = 2
+    it.screen.set_dot(x, y, mode)
+    # each PSET, PRESET and LINE waits as PRINT does (ENTER with no WAIT, WAIT n
+    # units with WAIT n), in programs and typed in RUN mode (firmware engine)
+    display_wait(it)
+
+
+@statement("PRESET", cost=7500)
+def stmt_preset(it):
+    x, y = point(it)
+    it.screen.set_dot(x, y, 0)
+    display_wait(it)
+
+
+def draw_line(screen, x1, y1, x2, y2, mode, pattern, count, skip_first=False,
+              skip_last=False):
+    """Dots from (x1,y1) to (x2,y2), one per step along the longer axis; the other
+    coordinate is rounded with halves toward the start point (the firmware engine
+    draws LINE (0,0)-(20,5) as runs of 3, 4, 4, 4, 4, 2). Dot number n of the
+    statement is drawn if `pattern` has bit 7 - n%8 of its low byte (n%16 < 8) or
+    of its high byte: the firmware lights dots 8 and 24 for &8000, 7 and 8 for
+    &8001. A box's edges skip the corners already drawn. Returns the dot count."""
+    dx, dy = x2 - x1, y2 - y1
+    steps = max(abs(dx), abs(dy))
+    first = 1 if skip_first else 0
+    last = steps - 1 if skip_last else steps
+    for t in range(first, last + 1):
+        index = count % 16
+        if pattern >> (7 - index if index < 8 else 23 - index) & 1:
+            x = x1 + _toward_start(t * dx, steps)
+            y = y1 + _toward_start(t * dy, steps)
+            screen.set_dot(x, y, mode)
+        count += 1
+    return count
+
+
+def _toward_start(num, den):
+    """num / den rounded to the nearest integer, halves toward zero."""
+    if den == 0:
+        return 0
+    sign = -1 if num < 0 else 1
+    return sign * ((2 * abs(num) + den - 1) // (2 * den))
+
+
+@statement("LINE", cost=15_800)
+def stmt_line(it):
+    """LINE [(x1,y1)]-(x2,y2)[,S|R|X][,pattern][,B|BF]."""
+    start = point(it) if it.peek() == 0x28 else it.line_end
+    it.expect(0x2D)
+    x2, y2 = point(it)
+    mode, pattern, box = 1, 0xFFFF, None
+    # options in this order only (`,B,&AAAA` is ERROR 1 on the firmware engine)
+    stage = 0
+    while it.accept(0x2C):
+        byte = it.peek()
+        # S(et), R(eset), X(or): the PSET/PRESET keywords are ERROR 1 here
+        if stage == 0 and it.accept(0x53):
+            mode = 1
+        elif stage == 0 and it.accept(0x52):
+            mode = 0
+        elif stage == 0 and it.accept(0x58):
+            mode = 2
+        elif stage < 2 and byte == 0x42:
+            it.pos += 1
+            box = "BF" if it.accept(0x46) else "B"
+            stage = 2
+            break
+        elif stage < 2:
+            pattern = it.integer(0, 65535)
+            stage = 1
+            continue
+        else:
+            raise BasicError(SYNTAX)
+        stage = 1 if stage == 0 else stage
+    if not it.at_end():
+        raise BasicError(SYNTAX)
+    x1, y1 = start
+    screen = it.screen
+    if box == "BF":
+        count = 0           # the pattern runs on from row to row
+        for y in range(min(y1, y2), max(y1, y2) + 1):
+            count = draw_line(screen, x1, y, x2, y, mode, pattern, count)
+    elif box == "B":
+        count = draw_line(screen, x1, y1, x2, y1, mode, pattern, 0)
+        count = draw_line(screen, x2, y1, x2, y2, mode, pattern, count, skip_first=True)
+        count = draw_line(screen, x2, y2, x1, y2, mode, pattern, count, skip_first=True)
+        count = draw_line(screen, x1, y2, x1, y1, mode, pattern, count, skip_first=True,
+                          skip_last=True)
+    else:
+        count = draw_line(screen, x1, y1, x2, y2, mode, pattern, 0)
+    it.cost += count * (LINE_BOX_DOT_CYCLES if box else LINE_DOT_CYCLES)
+    it.line_end = (x2, y2)
+    set_word(it.mem, LINE_END, x2)
+    set_word(it.mem, LINE_END + 2, y2)
+    display_wait(it)
+
+
+# ---------------------------------------------------------------- sound
+
+@statement("BEEP", cost=3000)
+def stmt_beep(it):
+    """BEEP n[,f,d]: the engine sounds it while the time passes. With f the beeps'
+    length and timing are the firmware's (the pitch is the buzzer's 4 kHz); BEEP n
+    alone sounds 0.2 s tones (sound.TONE_CYCLES)."""
+    count = it.integer(0, 65535)
+    tone = duration = None
+    if it.accept(0x2C):
+        tone = it.integer(0, 255)
+        if it.accept(0x2C):
+            duration = it.integer(0, 65535)
+    if tone is None:
+        cycles = FIRST_BEEP_CYCLES + (count - 1) * BEEP_CYCLES if count else BEEP_ZERO_CYCLES
+        it.pending = ("beep", count, tone, duration, cycles)
+        return
+    if duration is None:
+        duration = BEEP_DEFAULT_DURATION
+    length = 2 * (duration + 1) * (BEEP_HALF_PERIOD + BEEP_HALF_PER_TONE * tone)
+    starts = [BEEP_LEAD + i * (length + BEEP_GAP) for i in range(count)]
+    cycles = starts[-1] + length + BEEP_TAIL if count else BEEP_ZERO_TONED
+    it.pending = ("beep", count, tone, duration, cycles, [(s, length) for s in starts])

@@ -1,0 +1,213 @@
+"""The 4 x 24 text display, drawn into the machine's display RAM.
+
+Layout (hardware.md §3.4 and §9): five blocks of 30 dot columns at 0x2800 + 0x200*b,
+each byte a column of 8 dots with bit 0 at the top; text line L uses the block
+offsets 0x00/0x40/0x1E/0x5E; every block's +0x100 half mirrors the first, so both are
+written. Text cell c of a line covers dot columns x = 6 + 6c .. 6 + 6c + 4; columns
+0-5 and each cell's sixth column are left to graphics.
+
+The characters themselves are kept in the ROM's character buffer at 0xFD80 (4 rows
+of 24, basic_language.md §1.5), so the screen's text lives in RAM like everything
+else and a program can PEEK it.
+"""
+
+from emulator.builtin import font
+
+LCD_BASE = 0x2800
+BLOCK_STEP = 0x200
+MIRROR = 0x100
+LINE_OFFSET = (0x00, 0x40, 0x1E, 0x5E)
+WIDTH, HEIGHT = 150, 32
+ROWS, COLS = 4, 24
+TEXT_BUFFER = 0xFD80
+TEXT_X0 = 6                 # the first dot column a text cell uses
+SPACE, NUL = 0x20, 0x00     # the two blanks the text buffer holds
+SYMBOL_BYTE = 0x303C
+SYMBOL_BITS = {"SHIFT": 0x01, "DEF": 0x02, "RUN": 0x10, "PRO": 0x20,
+               "JAPAN": 0x40, "SML": 0x80}
+
+
+def column_address(x, line):
+    """Address of the byte holding dot column x of text line `line` (0-3)."""
+    block, i = divmod(x, 30)
+    return LCD_BASE + BLOCK_STEP * block + LINE_OFFSET[line] + i
+
+
+# All 150 column addresses of each line, and the 5 glyph columns of each cell.
+LINE_COLUMNS = tuple(tuple(column_address(x, line) for x in range(WIDTH))
+                     for line in range(ROWS))
+CELL_COLUMNS = tuple(tuple(tuple(column_address(6 + 6 * c + i, line) for i in range(5))
+                           for c in range(COLS)) for line in range(ROWS))
+
+
+def wide_starts(data):
+    """The offsets in `data` where two-byte characters start: a lead byte
+    (font.LEAD_BYTES) takes whatever byte follows it, even another lead byte."""
+    if font.LEAD_BYTES.isdisjoint(data):
+        return []
+    starts = []
+    i = 0
+    while i < len(data) - 1:
+        if data[i] in font.LEAD_BYTES:
+            starts.append(i)
+            i += 2
+        else:
+            i += 1
+    return starts
+
+
+def close_text(data):
+    """PRINT's text as the firmware stores it: a lead byte with nothing after it
+    becomes a space (firmware engine: PRINT "A";CHR$ 129 leaves 41 20)."""
+    if data and data[-1] in font.LEAD_BYTES and len(data) - 2 not in wide_starts(data):
+        return data[:-1] + b" "
+    return data
+
+
+def split_row(data, room):
+    """`data` cut where a row with `room` cells ends: (this row, the rest). A two-byte
+    character never straddles rows: if it would, its cell here stays a space and it
+    starts the next row (firmware engine)."""
+    if room - 1 in wide_starts(data):
+        return data[:room - 1] + b" ", data[room - 1:]
+    return data[:room], data[room:]
+
+
+class Screen:
+    """Text output, scrolling, dots and status symbols over `mem` (64 KiB)."""
+
+    def __init__(self, mem):
+        self.mem = mem
+        self.row = 0          # the output line (PRINT, prompts, messages)
+        self.col = 0          # where PRINT goes on after a trailing `;`
+        self.done = False     # the output line is finished: output goes on below it
+        self.scrolls = 0      # how often the display scrolled (PRINT's time depends on it)
+
+    # ------------------------------------------------------------ characters
+
+    def put(self, row, col, code, glyph=None):
+        """Show character `code` in cell (row, col) (drawn as `glyph` if given) and
+        keep it in the buffer."""
+        mem = self.mem
+        mem[TEXT_BUFFER + row * COLS + col] = code
+        dots = font.GLYPHS[code if glyph is None else glyph]
+        for addr, bits in zip(CELL_COLUMNS[row][col], dots):
+            mem[addr] = bits
+            mem[addr + MIRROR] = bits
+
+    def write(self, row, col, data):
+        """Write bytes from (row, col), clipped at the end of the line. A two-byte
+        character keeps its bytes in the buffer and shows font.WIDE_GLYPH twice."""
+        data = data[:max(0, COLS - col)]
+        wide = {cell for start in wide_starts(data) for cell in (start, start + 1)}
+        for offset, code in enumerate(data):
+            self.put(row, col + offset, code, font.WIDE_GLYPH if offset in wide else None)
+
+    def show_line(self, row, data, right=False, fill=SPACE):
+        """Replace line `row` with `data`, left- or right-aligned; the buffer's other
+        cells get `fill`."""
+        data = bytes(data[-COLS:] if right else data[:COLS])
+        self.clear_row(row, fill=fill)
+        self.write(row, COLS - len(data) if right else 0, data)
+
+    def clear_row(self, row, first=TEXT_X0, fill=SPACE):
+        """Blank a text line: its cells and gaps, x 6-149 (the firmware leaves the
+        dots in columns 0-5, which text never uses). The buffer gets `fill`: spaces
+        for CLS and prompts, NUL where the firmware pads typed lines, listings and
+        program messages (both show blank)."""
+        mem = self.mem
+        base = TEXT_BUFFER + row * COLS
+        mem[base:base + COLS] = bytes((fill,)) * COLS
+        for addr in LINE_COLUMNS[row][first:]:
+            mem[addr] = 0
+            mem[addr + MIRROR] = 0
+
+    def clear(self):
+        """Blank the whole display (CLS) and home the output position."""
+        for row in range(ROWS):
+            self.clear_row(row, first=0)
+        self.row = self.col = 0
+        self.done = False
+
+    def scroll(self):
+        """Move every line (dots included) up one and blank the bottom line."""
+        mem = self.mem
+        self.scrolls += 1
+        for row in range(ROWS - 1):
+            for src, dst in zip(LINE_COLUMNS[row + 1], LINE_COLUMNS[row]):
+                mem[dst] = mem[dst + MIRROR] = mem[src]
+        mem[TEXT_BUFFER:TEXT_BUFFER + COLS * (ROWS - 1)] = \
+            mem[TEXT_BUFFER + COLS:TEXT_BUFFER + COLS * ROWS]
+        self.clear_row(ROWS - 1)
+
+    def next_line(self):
+        """Move the output line down one, scrolling at the bottom."""
+        self.col = 0
+        self.done = False
+        if self.row < ROWS - 1:
+            self.row += 1
+        else:
+            self.scroll()
+
+    def begin_line(self):
+        """Where PRINT starts: the output line, or the next one if it is finished
+        (after CLS, PRINT uses the top line)."""
+        if self.done:
+            self.next_line()
+
+    def end_line(self):
+        self.col = 0
+        self.done = True
+
+    def char_at(self, row, col):
+        return self.mem[TEXT_BUFFER + row * COLS + col]
+
+    def last_text_row(self):
+        """The lowest row that shows a character (-1 if none does)."""
+        for row in range(ROWS - 1, -1, -1):
+            base = TEXT_BUFFER + row * COLS
+            if any(code not in (SPACE, NUL) for code in self.mem[base:base + COLS]):
+                return row
+        return -1
+
+    def text(self):
+        """The four lines as strings (special characters as Unicode)."""
+        lines = []
+        for row in range(ROWS):
+            base = TEXT_BUFFER + row * COLS
+            lines.append("".join(font.UNICODE.get(c, chr(c) if 0x20 <= c < 0x7F else " ")
+                                 for c in self.mem[base:base + COLS]))
+        return lines
+
+    # ------------------------------------------------------------ dots
+
+    def set_dot(self, x, y, mode=1):
+        """mode 1 sets, 0 clears, 2 inverts the dot; points off the screen are ignored."""
+        if not (0 <= x < WIDTH and 0 <= y < HEIGHT):
+            return
+        addr = LINE_COLUMNS[y >> 3][x]
+        bit = 1 << (y & 7)
+        value = self.mem[addr]
+        value = value | bit if mode == 1 else (value & ~bit if mode == 0 else value ^ bit)
+        self.mem[addr] = self.mem[addr + MIRROR] = value
+
+    def dot(self, x, y):
+        if not (0 <= x < WIDTH and 0 <= y < HEIGHT):
+            return 0
+        return (self.mem[LINE_COLUMNS[y >> 3][x]] >> (y & 7)) & 1
+
+    def column(self, x, y, bits):
+        """Draw an 8-dot column (bit 0 at the top, at dot row y), as GPRINT does."""
+        for i in range(8):
+            self.set_dot(x, y + i, (bits >> i) & 1)
+
+    # ------------------------------------------------------------ symbols
+
+    def set_symbol(self, name, on):
+        bit = SYMBOL_BITS[name]
+        value = self.mem[SYMBOL_BYTE]
+        self.mem[SYMBOL_BYTE] = value | bit if on else value & ~bit
+
+    def symbols(self):
+        value = self.mem[SYMBOL_BYTE]
+        return {name for name, bit in SYMBOL_BITS.items() if value & bit}

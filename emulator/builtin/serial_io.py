@@ -1,0 +1,580 @@
+"""OPEN / CLOSE / LOAD / SAVE over the 15-pin SIO for the built-in engine.
+
+The firmware (tests/emulator/test_sio_firmware.py, tests/tools/test_serial_firmware.py)
+sets the port up with OPEN "baud,parity,bits,stop,code,eol,eof" and then plain LOAD
+and SAVE use it. This module does the same on the same pins, through the machine's
+bus, so that machine.sio (or any other wrapper of the bus) cannot tell the engines
+apart: SD is FO bit 1 and RD is INB bit 5 (both inverted: 1 = space), ER/RR/RS are
+0x3800 bits 1/2/3, CS is INB bit 6, CD INB bit 7.
+
+Figures measured on the firmware engine (the builtin copies them):
+- a bit lasts 212 cycles at 1200 baud, 426 at 600, 854 at 300; SD returns to mark for
+  the stop bit 7 cycles early; a byte inside a listing line starts 206 cycles after
+  the previous frame's end, CR 40 cycles sooner, LF 141 sooner, 0x1A 63 later;
+- SAVE raises RS 1221 cycles after it starts, sends while CS is high and drops RS
+  86 cycles after the end of the 0x1A frame. Before each line it spends time making
+  the listing: a linear model in the line's contents (SAVE_LINE below, fitted on the
+  87 lines of kniffel.bas: 0.5% mean, 2.1% worst error);
+- LOAD raises ER, waits for CD, raises RR, drops it 9.19 bit times after the start bit
+  of a line's end code and stores the line, then raises RR again; the time it stores
+  (LOAD_LINE below, same fit: 8% mean, 24% worst per line, total within 0.1%);
+- OPEN takes 300, 600 and 1200 baud; an empty field keeps the last value; a bad field
+  is ERROR 1, a number ERROR 9, OPEN on an open port ERROR 8. CLOSE leaves ER high.
+- without OPEN, LOAD and SAVE do nothing; LOAD "name" on the open port is ERROR 8,
+  SAVE "name" does nothing, "COM:" is ERROR 1 for both.
+
+The engine runs a transfer as a job (a generator that yields the cycles to wait),
+in its own engine state SERIAL; `progress()` makes machine.now() exact meanwhile.
+A snapshot taken during a transfer does not keep the job.
+
+LPRINT on the open port (firmware engine, machine.sio at the far end) sends what PRINT
+would store for its items, without the display's alignment: LPRINT 5 sends " 5." and
+the line end, LPRINT "A",1 "A", 11 spaces, 9 NULs, " 1."; a `;` at the end sends no
+line end. It pulses RS, raises it for the bytes (each waits for CS) and drops it after
+them. A program that ends (END, or past its last line) and RUN close the port; an
+error or STOP leaves it open. CLOSE and END leave bit 6 of the latch set and RUN
+clears it (end_latch); ER stays as OPEN left it, low if there was no OPEN.
+Without OPEN, LPRINT skips its statement (output.py).
+
+PRINT #1 and INPUT #1 do nothing visible on the firmware engine, even after OPEN.
+Not yet here: LLIST on the SIO and the OPEN$ function.
+"""
+
+import re
+
+from emulator.builtin.basic_errors import IO, OTHER, SYNTAX, BasicError
+from emulator.builtin.interp import statement
+from emulator.builtin.states import IDLE, RUNNING
+from emulator.builtin.stored_program import MAX_LINE
+from emulator.builtin.token_codes import PREFIX
+from emulator.builtin.typed import to_text, tokenize_body
+from pc1360 import charset
+from pc1360.errors import FormatError
+from pc1360.image import Line
+from pc1360.keywords import BY_CODE, LINE_REF
+from pc1360.listing import list_line
+from pc1360.tokenizer import tokenize_line
+
+SERIAL = "serial"           # the engine state while LOAD or SAVE runs
+LATCH = 0x3800
+ER, RR, RS = 0x02, 0x04, 0x08
+FO_SD = 0x02
+IB_RD, IB_CS, IB_CD = 0x20, 0x40, 0x80
+BIT_CYCLES = {300: 854, 600: 426, 1200: 212}
+FRAME_GAP = 206             # cycles between a frame's end and the next start bit
+CR_EARLY, LF_EARLY, EOF_LATE = 40, 141, 63
+RS_DELAY = 1221             # SAVE start -> RS
+RS_DROP = 86                # end of the 0x1A frame -> RS low
+STOP_EARLY = 7              # SD goes to mark this much before the stop bit
+POLL = 40                   # cycles between reads of INB while waiting for CS, CD
+RD_POLL = 20                # ... and for a start bit
+FIRST_LINE = -1364          # first line: RS to its first start bit = this + SAVE_LINE
+RR_DELAY = 400              # LOAD: ER write -> RR (when CD is high)
+# LPRINT (firmware engine, 1200 baud): RS pulses for 55-108 cycles, then rises for good
+# after 3,540 cycles + 224 a character + 1,930 a number (+ 270 without a line end); the
+# first start bit 298 cycles later; a start bit 179 cycles after the previous frame's
+# end (CR 270, LF 65); RS drops 127 cycles after a line end's frame, 155 after another.
+LPRINT_PULSE = 100
+LPRINT_LEAD, LPRINT_CHAR, LPRINT_NUMBER, LPRINT_OPEN_END = 3_540, 224, 1_930, 270
+LPRINT_FIRST = 298
+LPRINT_GAP = {0x0D: 270, 0x0A: 65}
+LPRINT_GAP_OTHER = 179
+LPRINT_DROP_EOL, LPRINT_DROP_OTHER = 127, 155
+EOL_CODES = {"C": 0x0D, "F": 0x0A, "L": 0x0A}
+EOL_BYTES = {"C": b"\r", "F": b"\n", "L": b"\r\n"}
+MAX_TEXT = 80
+
+# (baud, parity, data bits, stop bits, code, end of line, end of file), open flag
+DEFAULT_PORT = ((1200, "N", 8, 1, "A", "C", 0x1A), False)
+# The port's state lives in RAM, as the firmware's does, so that snapshots and the
+# power-off state keep it: 8 scratch bytes of display block 0x2C00 that no dot uses
+# (the firmware keeps its latch shadow at 0x2CBE nearby). Byte 0: 0x80 set once
+# OPEN has run, bit 0 the port is open; then baud / 100, parity, data bits, stop
+# bits, end-of-line letter, end-of-file code.
+PORT_RAM = 0x2CB0
+# The firmware's copy of the lines it holds up between transfers (ER once OPEN raised
+# it), nibbles swapped; a job's end, CLOSE, END and RUN write it back to the latch.
+LATCH_SHADOW = 0x2CBE
+LATCH_BIT6 = 0x40           # CLOSE and END leave it set, RUN clears it (no SIO pin)
+
+# Cycles per line feature (see features()): constant, digits of the line number,
+# keywords, sum of their keyword-table indexes, other letters, other characters,
+# string characters, characters after REM, compiled line numbers.
+LOAD_LINE = (499, 2218, 1794, 19, 2771, 374, 418, 500, 735)
+SAVE_LINE = (4846, 11, 935, 0, 189, 202, 201, 196, 2146)
+
+
+def features(number, body):
+    """The line's contents as counts, for the time models."""
+    kw = kwidx = letters = other = strc = rem = refs = 0
+    in_string = False
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if in_string:
+            strc += 1
+            in_string = c != 0x22
+            i += 1
+            continue
+        if c == PREFIX and i + 1 < len(body):
+            keyword = BY_CODE.get(body[i + 1])
+            kw += 1
+            kwidx += keyword.rom_index if keyword else 0
+            if keyword is not None and keyword.name == "REM":
+                rem = len(body) - i - 2
+                break
+            i += 2
+            continue
+        if c == LINE_REF:
+            refs += 1
+            i += 3
+            continue
+        if c == 0x22:
+            in_string = True
+            strc += 1
+        elif 0x41 <= c <= 0x5A:
+            letters += 1
+        else:
+            other += 1
+        i += 1
+    return (1, len(str(number)), kw, kwidx, letters, other, strc, rem, refs)
+
+
+def model(coefficients, number, body):
+    return max(0, round(sum(a * b for a, b in zip(coefficients, features(number, body)))))
+
+
+# ---------------------------------------------------------------- listing text
+
+_PIECES = re.compile(r"\\x([0-9A-Fa-f]{2})|(.)", re.DOTALL)
+
+
+def save_text(number, body):
+    """A line as SAVE sends it: `10 PRINT "HI": GOTO 10`, π and √ spelt " PI " and
+    " SQR " outside strings, a space after a keyword that ends the line."""
+    listed = list_line(Line(number, body))[len(str(number)) + 1:]
+    out = bytearray()
+    in_string = False
+    for escape, char in _PIECES.findall(listed):
+        code = int(escape, 16) if escape else (charset.code_of(char) or 0x3F)
+        if code == 0x22:
+            in_string = not in_string
+        if not in_string and code == 0xFB:
+            out += b" PI "
+        elif not in_string and code == 0xFC:
+            out += b" SQR "
+        else:
+            out.append(code)
+    if len(body) >= 2 and body[-2] == PREFIX:
+        out += b" "
+    return str(number).encode("ascii") + b" " + bytes(out)
+
+
+# ---------------------------------------------------------------- OPEN's string
+
+def parse_open(text, settings):
+    """The settings after OPEN "text" (empty fields keep `settings`); ERROR 1 if bad."""
+    fields = text.split(b",")
+    if not text or len(fields) > 7:
+        raise BasicError(SYNTAX)
+    new = list(settings)
+    for index, field in enumerate(fields):
+        field = field.strip(b" ")
+        if not field:
+            continue
+        try:
+            value = field.decode("ascii")
+        except UnicodeDecodeError:
+            raise BasicError(SYNTAX) from None
+        if index == 0:
+            if value not in ("300", "600", "1200"):
+                raise BasicError(SYNTAX)
+            new[0] = int(value)
+        elif index == 1:
+            if value not in ("N", "E", "O"):
+                raise BasicError(SYNTAX)
+            new[1] = value
+        elif index in (2, 3):
+            allowed = ("7", "8") if index == 2 else ("1", "2")
+            if value not in allowed:
+                raise BasicError(SYNTAX)
+            new[index] = int(value)
+        elif index == 4:
+            if value != "A":
+                raise BasicError(SYNTAX)
+        elif index == 5:
+            if value not in EOL_CODES:
+                raise BasicError(SYNTAX)
+            new[5] = value
+        else:
+            if not re.fullmatch(r"&[0-9A-F]{1,2}", value):
+                raise BasicError(SYNTAX)
+            new[6] = int(value[1:], 16)
+    return tuple(new)
+
+
+def close_port(mem):
+    """The port closed (its settings kept), as a program's end and RUN leave it."""
+    settings, is_open = get_port(mem)
+    if is_open:
+        set_port(mem, settings, False)
+
+
+def held_lines(mem):
+    """The latch bits the firmware's shadow byte holds: ER after the first OPEN."""
+    return ER if mem[LATCH_SHADOW] & ER << 4 else 0
+
+
+def end_latch(engine, run=False):
+    """END leaves the held lines and bit 6 in the latch (the firmware writes the lines,
+    then ~24,300 cycles later them and bit 6, inside END's time: one write here, at
+    END's start). RUN's writes end with the held lines alone."""
+    pins = _Pins(engine)
+    lines = held_lines(engine.mem)
+    pins.latch(lines if run else lines | LATCH_BIT6)
+
+
+def get_port(mem):
+    """(settings, is_open) from RAM; the defaults before the first OPEN."""
+    data = mem[PORT_RAM:PORT_RAM + 7]
+    if not data[0] & 0x80:
+        return DEFAULT_PORT
+    settings = (data[1] * 100, chr(data[2]), data[3], data[4], "A", chr(data[5]), data[6])
+    return settings, bool(data[0] & 1)
+
+
+def set_port(mem, settings, is_open):
+    baud, parity, bits, stops, _code, eol, eof = settings
+    data = bytes((0x80 | is_open, baud // 100, ord(parity), bits, stops, ord(eol), eof))
+    for base in (PORT_RAM, PORT_RAM ^ 0x100):       # the block's mirror
+        mem[base:base + 7] = data
+
+
+# ---------------------------------------------------------------- statements
+
+def _device_name(it):
+    """LOAD/SAVE "name": "COM:" (any name with a colon) is ERROR 1; None without one."""
+    if it.at_end():
+        return None
+    name = it.expression()
+    if not isinstance(name, bytes):
+        raise BasicError(OTHER)
+    if b":" in name:
+        raise BasicError(SYNTAX)
+    return name
+
+
+# Cycles from the ENTER key going down to the first write to the latch, on the firmware
+# engine, for a typed line that starts with these statements (the firmware reads a
+# typed OPEN "..." for longer); the engine waits them instead of a typed line's time.
+ENTER_TO_LATCH = {"OPEN": 34270, "OPEN ": 73651, "CLOSE": 36099, "LOAD": 35702,
+                  "SAVE": 34856}
+ENTER_LATE = 100            # the built-in engine's own lag from ENTER to the job
+OPEN_ER = 427               # OPEN "...": the latch is cleared, then ER set this later
+CLOSE_LATCH = 24961         # CLOSE writes ER, then ER + bit 6 this later
+
+
+def enter_cycles(data):
+    """For a typed line starting with OPEN, CLOSE, LOAD or SAVE: the cycles the engine
+    waits after ENTER before it runs it (None for any other line)."""
+    try:
+        body = tokenize_body(data)
+    except BasicError:
+        return None
+    if len(body) < 2 or body[0] != PREFIX:
+        return None
+    name = getattr(BY_CODE.get(body[1]), "name", None)
+    if name == "OPEN" and body[2:3] not in (b"", b"\r", b":"):
+        name = "OPEN "
+    if name not in ENTER_TO_LATCH:
+        return None
+    return ENTER_TO_LATCH[name] - ENTER_LATE
+
+
+@statement("OPEN", cost=100)
+def stmt_open(it):
+    settings, is_open = get_port(it.mem)
+    if is_open:
+        raise BasicError(IO)
+    with_text = not it.at_end()
+    if with_text:
+        text = it.expression()
+        if not isinstance(text, bytes):
+            raise BasicError(OTHER)
+        settings = parse_open(text, settings)
+    set_port(it.mem, settings, True)
+    it.pending = ("serial", "open " if with_text else "open")
+
+
+@statement("CLOSE", cost=100)
+def stmt_close(it):
+    """CLOSE: the port is closed; ER stays high (only a reset drops it)."""
+    settings, _ = get_port(it.mem)
+    set_port(it.mem, settings, False)
+    it.pending = ("serial", "close")
+
+
+@statement("LOAD", cost=100)
+def stmt_load(it):
+    name = _device_name(it)
+    _settings, is_open = get_port(it.mem)
+    if name is not None:
+        raise BasicError(IO)
+    if is_open:
+        it.pending = ("serial", "load")
+
+
+@statement("SAVE", cost=100)
+def stmt_save(it):
+    name = _device_name(it)
+    _settings, is_open = get_port(it.mem)
+    if name is None and is_open:
+        it.pending = ("serial", "save")
+
+
+# ---------------------------------------------------------------- the engine side
+
+class SerialMixin:
+    """The engine's part: start a job, run it in the SERIAL state, exact time."""
+
+    sio_offset = 0          # cycles of the current run() call used before a bus access
+    _sio_job = None
+
+    def progress(self):
+        """Cycles of the current run() call so far, for machine.now()."""
+        return self.sio_offset
+
+    def _serial_start(self, kind, *args):
+        settings, _ = get_port(self.mem)
+        job = JOBS[kind]
+        self._sio_job = [job(self, settings, *args), 0]
+        self.state = SERIAL
+
+    def _serial_run(self, budget, offset):
+        """Run the job for up to `budget` cycles; `offset` cycles of this run() call
+        went before. Returns the cycles used."""
+        entry = self._sio_job
+        if entry is None:                           # a snapshot dropped the job
+            self.state = self._serial_after()
+            return 0
+        used = 0
+        try:
+            while used < budget:
+                if entry[1] > 0:
+                    step = min(entry[1], budget - used)
+                    entry[1] -= step
+                    used += step
+                    continue
+                self.sio_offset = offset + used
+                try:
+                    entry[1] = next(entry[0])
+                except StopIteration:
+                    self._sio_job = None
+                    self.state = self._serial_after()
+                    break
+                except BasicError as err:
+                    self._sio_job = None
+                    self._show_error(err.code, self.interp.line)
+                    break
+        finally:
+            self.sio_offset = 0
+        return max(used, 1)
+
+    def _serial_after(self):
+        return RUNNING if self.interp.running else IDLE
+
+
+class _Pins:
+    """The port bits on the machine's bus (looked up at each access, so that whatever
+    wraps the bus sees them)."""
+
+    def __init__(self, engine):
+        self.machine = engine.machine
+        # a machine without a bus (the engine tests' FakeMachine) has nothing connected
+        self.wired = hasattr(self.machine, "bus")
+
+    def latch(self, value):
+        if self.wired:
+            self.machine.bus.write(LATCH, value)
+
+    def inb(self):
+        return self.machine.bus.inb() if self.wired else 0
+
+    def sd(self, space):
+        if not self.wired:
+            return
+        bus = self.machine.bus
+        bus.outf((bus.fo & ~FO_SD) | (FO_SD if space else 0))
+
+
+def _frame_levels(value, bits, parity, stops):
+    levels = [1]                                    # start bit: space
+    data = [(value >> i) & 1 for i in range(bits)]
+    levels += [1 - b for b in data]                 # a 0 bit is space
+    if parity != "N":
+        bit = (sum(data) & 1) ^ (parity == "O")
+        levels.append(1 - bit)
+    return levels
+
+
+def _send_frame(pins, value, bit, bits, parity, stops):
+    """One frame on SD; SD goes back to mark a little early for the stop bit(s)."""
+    frame = (1 + bits + (parity != "N") + stops) * bit
+    levels = _frame_levels(value & ((1 << bits) - 1), bits, parity, stops)
+    for level in levels[:-1]:
+        pins.sd(level)
+        yield bit
+    pins.sd(levels[-1])
+    yield bit - STOP_EARLY
+    pins.sd(0)                                      # stop bit(s): mark
+    yield frame - len(levels) * bit + STOP_EARLY
+
+
+def open_job(engine, settings, cleared=False):
+    """OPEN: ER (after clearing the latch when OPEN has a string)."""
+    pins = _Pins(engine)
+    if cleared:
+        pins.latch(0)
+        yield OPEN_ER
+    pins.latch(ER)
+    for base in (LATCH_SHADOW, LATCH_SHADOW ^ 0x100):   # (the block's mirror)
+        engine.mem[base] = ER << 4
+
+
+def close_job(engine, settings):
+    """CLOSE writes the latch twice: the held lines (ER stays high after OPEN, low
+    without one), then them and bit 6."""
+    pins = _Pins(engine)
+    lines = held_lines(engine.mem)
+    pins.latch(lines)
+    yield CLOSE_LATCH
+    pins.latch(lines | LATCH_BIT6)
+
+
+def save_job(engine, settings):
+    """SAVE: RS, wait for CS, the program as listing lines, the end-of-file code."""
+    baud, parity, bits, stops, _code, eol, eof = settings
+    pins = _Pins(engine)
+    bit = BIT_CYCLES[baud]
+    frame = (1 + bits + (parity != "N") + stops) * bit
+    period = frame + FRAME_GAP
+    program = engine.interp.program
+    mem = engine.mem
+    pins.latch(ER)
+    yield RS_DELAY
+    pins.latch(ER | RS)
+    plan = []                                       # (cycles after the previous start, byte)
+    first = True
+    for number, addr in program.lines():
+        length = mem[addr + 2]
+        body = bytes(mem[addr + 3:addr + 2 + length])
+        if body.endswith(b"\x0d"):
+            body = body[:-1]
+        text = save_text(number, body)
+        listing = model(SAVE_LINE, number, body)
+        lead = FIRST_LINE + listing if first else period - 2326 + listing
+        first = False
+        for index, value in enumerate(text):
+            plan.append((lead if index == 0 else period, value))
+        for value in EOL_BYTES[eol]:
+            plan.append((period - (CR_EARLY if value == 0x0D else LF_EARLY), value))
+    plan.append((period + EOF_LATE if plan else FIRST_LINE + SAVE_LINE[0], eof))
+    sent = 0                                        # cycles since the last start bit
+    for wait, value in plan:
+        yield max(wait - sent, 1)
+        while not pins.inb() & IB_CS:               # the host is not ready
+            yield POLL
+        yield from _send_frame(pins, value, bit, bits, parity, stops)
+        sent = frame
+    yield RS_DROP
+    pins.latch(ER)
+
+
+def lprint_job(engine, settings, text, numbers, newline):
+    """LPRINT: `text` (then the line end if `newline`) with RS, each byte once CS is
+    high; `numbers` is how many numbers it formatted (they take time first)."""
+    baud, parity, bits, stops, _code, eol, _eof = settings
+    pins = _Pins(engine)
+    bit = BIT_CYCLES[baud]
+    data = text + (EOL_BYTES[eol] if newline else b"")
+    pins.latch(ER | RS)
+    yield LPRINT_PULSE
+    pins.latch(ER)
+    if not data:
+        return
+    yield (LPRINT_LEAD + LPRINT_CHAR * len(text) + LPRINT_NUMBER * numbers
+           + (0 if newline else LPRINT_OPEN_END))
+    pins.latch(ER | RS)
+    for index, value in enumerate(data):
+        yield LPRINT_GAP.get(value, LPRINT_GAP_OTHER) if index else LPRINT_FIRST
+        while not pins.inb() & IB_CS:               # the host is not ready
+            yield POLL
+        yield from _send_frame(pins, value, bit, bits, parity, stops)
+    yield LPRINT_DROP_EOL if newline else LPRINT_DROP_OTHER
+    pins.latch(ER)
+
+
+def load_job(engine, settings):
+    """LOAD: ER, wait for CD, RR; lines as typed until the end-of-file code."""
+    baud, parity, bits, _stops, _code, eol, eof = settings
+    pins = _Pins(engine)
+    bit = BIT_CYCLES[baud]
+    end_code = EOL_CODES[eol]
+    byte_end = round((bits + (parity != "N") + 1.19) * bit) - RD_POLL // 2
+    pins.latch(ER)
+    yield RR_DELAY
+    while not pins.inb() & IB_CD:
+        yield POLL
+    pins.latch(ER | RR)
+    text = bytearray()
+    while True:
+        while not pins.inb() & IB_RD:
+            yield RD_POLL
+        yield bit // 2
+        if not pins.inb() & IB_RD:
+            continue                                # a glitch
+        value = 0
+        for index in range(bits):
+            yield bit
+            if not pins.inb() & IB_RD:
+                value |= 1 << index
+        yield byte_end - bit // 2 - bits * bit
+        if value == eof:
+            pins.latch(ER)
+            if text.strip(b" "):
+                _store(engine, bytes(text))
+            return
+        if value == end_code:
+            pins.latch(ER)
+            line = bytes(text)
+            text.clear()
+            if line.strip(b" "):
+                yield _store(engine, line)
+            pins.latch(ER | RR)
+        elif value not in (0x0D, 0x0A) and len(text) < MAX_TEXT:
+            text.append(value)
+
+
+def _store(engine, data):
+    """Store a received line as PRO mode stores a typed one; the cycles it takes. A
+    line that cannot be stored (no line number, garbled) is dropped and LOAD goes on
+    (the firmware stores what it got of a garbled line; what it does with a line
+    without a number is not checked)."""
+    text = data.lstrip(b" ")
+    digits = len(text) - len(text.lstrip(b"0123456789"))
+    if not digits or not 1 <= int(text[:digits]) <= MAX_LINE:
+        return LOAD_LINE[0]
+    program = engine.interp.program
+    if not text[digits:].strip(b" :"):
+        program.store(int(text[:digits]), b"")
+        return LOAD_LINE[0]
+    try:
+        line = tokenize_line(to_text(data))
+        program.store(line.number, line.body)
+    except (FormatError, BasicError):
+        return LOAD_LINE[0]
+    return model(LOAD_LINE, line.number, line.body)
+
+
+JOBS = {"open": open_job, "open ": lambda engine, settings: open_job(engine, settings, True),
+        "close": close_job, "load": load_job, "save": save_job, "lprint": lprint_job}

@@ -1,0 +1,326 @@
+"""Statement handlers: control flow, variables, memory, modes.
+
+Each handler is registered once with its keyword and cost (interp.statement). The
+handler starts after the keyword token and must leave `pos` at the statement's end
+(':' or 0x0D) or jump. Display, graphics and input statements are in output.py.
+"""
+
+from emulator.builtin import bcd, costs
+from emulator.builtin.basic_errors import LINE, NESTING, OTHER, SYNTAX, BasicError
+from emulator.builtin.interp import FORLoop, statement
+from emulator.builtin.serial_io import end_latch
+from emulator.builtin.token_codes import CODES
+
+_GOTO, _GOSUB, _THEN = CODES["GOTO"], CODES["GOSUB"], CODES["THEN"]
+_TO, _STEP = CODES["TO"], CODES["STEP"]
+
+
+@statement("LET", cost=3350)
+def stmt_let(it):
+    it.assignment()
+
+
+@statement("GOTO", cost=1900)
+def stmt_goto(it):
+    # `GOTO 45:END` is ERROR 1 (firmware engine)
+    it.jump(it.target(), line_end=True)
+
+
+@statement("GOSUB", cost=2100)
+def stmt_gosub(it):
+    target = it.target()
+    it.push_return()
+    it.jump(target, costs.GOSUB_LINE_SEARCH)
+
+
+@statement("RETURN", cost=1450)
+def stmt_return(it):
+    if not it.gosub_stack:
+        raise BasicError(NESTING)
+    entry = it.gosub_stack.pop()
+    it.mark_statement_end()
+    it.pos, it.line, it.line_addr = entry.pos, entry.line, entry.line_addr
+
+
+@statement("ON", cost=3500)
+def stmt_on(it):
+    """ON e GOTO/GOSUB t1,t2,...: out of range goes on with the next statement."""
+    index = it.integer(-32768, 65535)
+    gosub = it.accept_token(_GOSUB)
+    if not gosub and not it.accept_token(_GOTO):
+        raise BasicError(SYNTAX)
+    chosen = None
+    position = 1
+    while True:
+        target = it.target()
+        if position == index:
+            chosen = target
+        if not it.accept(0x2C):
+            break
+        position += 1
+    if chosen is None:
+        return
+    if gosub:
+        it.push_return()
+    it.jump(chosen, costs.GOSUB_LINE_SEARCH if gosub else costs.LINE_SEARCH)
+
+
+@statement("IF", cost=2060)
+def stmt_if(it):
+    """IF c THEN line|label|keyword statement, IF c GOTO line, IF c statement. A
+    false condition skips the rest of the line. Without THEN a keyword must follow
+    the condition: `IF 1 A=1`, `IF A$="X" B=1` and `IF 1` alone are ERROR 1 on the
+    firmware engine, true or false."""
+    condition = it.expression()
+    if isinstance(condition, bytes):
+        raise BasicError(OTHER)
+    then = it.accept_token(_THEN)
+    if not then and it.peek() != 0xFE:
+        raise BasicError(SYNTAX)
+    if not condition:
+        it.skip_line()
+        return
+    if then:
+        # after THEN a keyword starts a statement; anything else is a line number or
+        # label, so `THEN B=6` jumps to line (B=6): ERROR 4 on the firmware engine
+        if it.peek() != 0xFE:
+            it.jump(it.target(), line_end=True)     # as GOTO: `THEN 45:END` is ERROR 1
+            return
+    # run the statement after THEN (or after the condition) as a fresh statement
+    it.jumped = True
+
+
+@statement("FOR", cost=4000)
+def stmt_for(it):
+    ref = it.variable(create=True)
+    if ref[2] != 0:
+        raise BasicError(OTHER)
+    it.expect(0x3D)
+    it.vars.store(ref, it.number())
+    if not it.accept_token(_TO):
+        raise BasicError(SYNTAX)
+    limit = it.number()
+    step = it.number() if it.accept_token(_STEP) else bcd.ONE
+    if not it.at_end():
+        raise BasicError(SYNTAX)
+    it.push_for(FORLoop(ref, limit, step, it.pos, it.line, it.line_addr))
+
+
+@statement("NEXT", cost=2000)
+def stmt_next(it):
+    """NEXT var (NEXT alone is ERROR 1 on the firmware engine)."""
+    if it.at_end():
+        raise BasicError(SYNTAX)
+    it.next_loop(it.variable(create=True))
+
+
+# END takes about 25,000 cycles more than running off the program's end (which costs
+# interp.PROGRAM_END_COST) on the firmware engine.
+@statement("END", cost=41_600)
+def stmt_end(it):
+    end_latch(it.host)          # the SIO latch's bit 6, as CLOSE leaves it
+    it.finish()
+
+
+@statement("STOP", cost=1000)
+def stmt_stop(it):
+    it.stopped_at = (it.pos, it.line, it.line_addr)
+    it.running = False
+    it.pending = ("stop",)
+
+
+@statement("REM", cost=500)
+def stmt_rem(it):
+    it.skip_line()
+
+
+@statement("DATA", cost=800)
+def stmt_data(it):
+    it.skip_statement()
+
+
+@statement("READ", cost=5600)
+def stmt_read(it):
+    """READ var[,var...]: each DATA item is evaluated as an expression (an unquoted
+    word is a variable, so READ A$ from `DATA ABC` is ERROR 9, as on the firmware)."""
+    while True:
+        ref = it.variable(create=True)
+        it.next_data_item()
+        saved = it.pos
+        it.pos = it.data_pos
+        try:
+            value = it.expression()
+            it.peek()
+            it.data_pos = it.pos
+        finally:
+            it.pos = saved
+        if isinstance(value, bytes) != (ref[2] != 0):
+            raise BasicError(OTHER)
+        it.store_value(ref, value)
+        if not it.accept(0x2C):
+            return
+
+
+@statement("RESTORE", cost=2000)
+def stmt_restore(it):
+    if it.at_end():
+        it.data_pos = None
+        return
+    addr = it.resolve(it.target())
+    it.data_pos = addr + 3
+
+
+# DIM clears the array's bytes: about 47 cycles each on the firmware engine (DIM B(255)
+# 97,000 cycles more than DIM B(1), DIM B(50,50) 981,000 more).
+DIM_BYTE_CYCLES = 47
+
+
+@statement("DIM", cost=5500)
+def stmt_dim(it):
+    while True:
+        if it.peek() not in range(0x41, 0x5B):
+            raise BasicError(SYNTAX)
+        mem = it.mem
+        name = bytes([mem[it.pos]])
+        it.pos += 1
+        if mem[it.pos] in range(0x41, 0x5B) or mem[it.pos] in range(0x30, 0x3A):
+            name += bytes([mem[it.pos]])
+            it.pos += 1
+        is_str = it.accept(0x24)
+        it.expect(0x28)
+        dims = [it.integer(0, 255)]
+        if it.accept(0x2C):
+            dims.append(it.integer(0, 255))
+        it.expect(0x29)
+        length = it.integer(1, 255) if is_str and it.accept(0x2A) else None
+        before = it.vars.dim_pointer()
+        it.vars.dim(name, is_str, dims, length)
+        it.cost += (before - it.vars.dim_pointer()) * DIM_BYTE_CYCLES
+        if not it.accept(0x2C):
+            return
+
+
+@statement("CLEAR", cost=3000)
+def stmt_clear(it):
+    it.vars.clear()
+    it.vars.reset_fixed()
+
+
+@statement("POKE", cost=4200)
+def stmt_poke(it):
+    addr = it.integer(0, 65535)
+    while it.accept(0x2C):
+        it.host.poke(addr, it.integer(0, 255))
+        addr = (addr + 1) & 0xFFFF
+    it.vars.invalidate()
+    it.program.changed()
+
+
+@statement("CALL", cost=2000)
+def stmt_call(it):
+    """Machine code cannot run without the CPU: the built-in engine reports ERROR 9."""
+    it.integer(0, 65535)
+    raise BasicError(OTHER)
+
+
+@statement("RANDOM", cost=1500)
+def stmt_random(it):
+    it.randomize(it.host.key_wait_count())
+
+
+@statement("DEGREE", cost=800)
+def stmt_degree(it):
+    it.angle = bcd.DEG
+
+
+@statement("RADIAN", cost=800)
+def stmt_radian(it):
+    it.angle = bcd.RAD
+
+
+@statement("GRAD", cost=800)
+def stmt_grad(it):
+    it.angle = bcd.GRAD
+
+
+@statement("TRON", cost=800)
+def stmt_tron(it):
+    it.trace = True
+
+
+@statement("TROFF", cost=800)
+def stmt_troff(it):
+    it.trace = False
+
+
+@statement("AREAD", cost=2500)
+def stmt_aread(it):
+    """AREAD var: the display's contents when DEF started the program."""
+    ref = it.variable(create=True)
+    text = it.aread.strip()
+    if ref[2] == 0:
+        value = bcd.parse_number(text.decode("latin-1")) if text else bcd.ZERO
+        it.vars.store(ref, value if value is not None else bcd.ZERO)
+    else:
+        it.vars.store(ref, text)
+
+
+# ---------------------------------------------------------------- commands
+
+def command_only(it):
+    """RUN, CONT, NEW and LIST are commands: in a program line they are ERROR 1
+    (the firmware engine refuses `RUN 20` there)."""
+    if it.line_addr is not None:
+        raise BasicError(SYNTAX)
+
+
+# The firmware engine shows a program's first output (PRINT "X") about 113,000 cycles
+# after the press of ENTER on RUN: the typed line's time (costs.TYPED_*), this and the PRINT.
+@statement("RUN", cost=44_700)
+def stmt_run(it):
+    command_only(it)
+    addr = None
+    if not it.at_end():
+        kind, number = it.target()
+        if kind != "line":
+            raise BasicError(SYNTAX)
+        addr = it.program.first_from(number)
+        if addr is None:
+            raise BasicError(LINE)
+    it.vars.clear()
+    it.using = None
+    it.start_program(addr)
+
+
+@statement("CONT", cost=3000)
+def stmt_cont(it):
+    command_only(it)
+    if it.stopped_at is None:
+        raise BasicError(OTHER)
+    it.pos, it.line, it.line_addr = it.stopped_at
+    it.stopped_at = None
+    it.jumped = True
+    if it.resume_input:
+        it.pending = ("input", it.resume_input)
+        it.resume_input = None
+
+
+@statement("NEW", cost=3000)
+def stmt_new(it):
+    command_only(it)
+    it.program.new()
+    it.vars.clear()
+    it.finish()
+
+
+@statement("LIST", cost=3000)
+def stmt_list(it):
+    """LIST [line]: hand the listing to the engine (it needs the pc1360 lister)."""
+    command_only(it)
+    number = 0 if it.at_end() else it.target()[1]
+    if not isinstance(number, int):
+        raise BasicError(SYNTAX)
+    if it.program.first_from(number) is None and number:
+        raise BasicError(LINE)              # LIST 99 past the last line: ERROR 4
+    it.pending = ("list", number)
+    it.finish()

@@ -1,0 +1,242 @@
+"""The BASIC program as bytes on the RAM card (basic_format.md §1.4-1.6, hardware.md §4, §9).
+
+A program is 0xFF, lines, 0xFF. A line is `hi lo len body... 0x0D` (line number
+big-endian, `len` counting the body and the 0x0D). The start pointer (0xFFD7/8) holds
+the address of the leading 0xFF, the end pointer (0xFFD9/A) that of the trailing one;
+pointers are little-endian. The ROM keeps copies of the end pointer at 0x283E (mirror
+0x293E) and at card start + 9; the built-in engine keeps them in step too.
+"""
+
+from emulator.builtin.basic_errors import LINE, MEMORY, BasicError
+
+START_PTR = 0xFFD7
+END_PTR = 0xFFD9
+MERGE_PTR = 0xFFDB
+DIM_PTR = 0xFFDD
+RAM_START_PTR = 0xFFF6
+DIM_EMPTY = 0xF9D0
+PROGRAM_OFFSET = 0x30       # the leading 0xFF sits at card start + 0x30
+LCD_END_COPY = 0x283E       # and its +0x100 mirror
+CARD_END_COPY = 0x09        # card start + 9
+MAX_LINE = 65279
+END_MARK = 0xFF
+CR = 0x0D
+LINE_REF = 0x1F
+RANDOM_SEED = 0xFDE0        # interp.RANDOM_SEED; after Y the firmware leaves 57.2957795131
+BOOT_SEED = bytes.fromhex("0010572957795131")   # there (180/pi, read on the firmware engine)
+
+
+def word(mem, addr):
+    return mem[addr] | mem[addr + 1] << 8
+
+
+def set_word(mem, addr, value):
+    mem[addr] = value & 0xFF
+    mem[addr + 1] = (value >> 8) & 0xFF
+
+
+class Program:
+    """Lines, line lookup and editing over `mem`."""
+
+    def __init__(self, mem):
+        self.mem = mem
+        self._lines = None          # {number: address}, rebuilt after any change
+        self._lines_key = None
+        self._sorted = True         # the line numbers rise along the chain
+        self.current_line = lambda: None    # address of the line being run (the
+                                            # interpreter sets it): find() needs it
+
+    # ------------------------------------------------------------ pointers
+
+    @property
+    def start(self):
+        return word(self.mem, START_PTR)
+
+    @property
+    def end(self):
+        return word(self.mem, END_PTR)
+
+    def card_start(self):
+        return word(self.mem, RAM_START_PTR)
+
+    def is_valid(self):
+        """True if the pointers describe a program the engine can run (else the card
+        needs the CLEAR question, as on a cold start)."""
+        mem = self.mem
+        start, end = self.start, self.end
+        card = self.card_start()
+        return (0x8000 <= card < start <= end < DIM_EMPTY and card & 0x7FF == 0
+                and mem[start] == END_MARK and mem[end] == END_MARK)
+
+    def init_card(self, card_start):
+        """What answering Y to `RAM CARD S1 CLEAR O.K. ?` leaves: an empty program,
+        no DIM variables, A-Z zero, the random seed the firmware leaves there."""
+        mem = self.mem
+        start = card_start + PROGRAM_OFFSET
+        set_word(mem, RAM_START_PTR, card_start)
+        mem[start] = mem[start + 1] = END_MARK
+        set_word(mem, START_PTR, start)
+        set_word(mem, MERGE_PTR, start)
+        set_word(mem, DIM_PTR, DIM_EMPTY)
+        mem[DIM_EMPTY:DIM_EMPTY + 26 * 8] = bytes(26 * 8)
+        mem[RANDOM_SEED:RANDOM_SEED + 8] = BOOT_SEED
+        self._set_end(start + 1)
+
+    def _set_end(self, end):
+        mem = self.mem
+        set_word(mem, END_PTR, end)
+        set_word(mem, LCD_END_COPY, end)
+        set_word(mem, LCD_END_COPY + 0x100, end)
+        set_word(mem, self.card_start() + CARD_END_COPY, end)
+        self.changed()
+
+    def changed(self):
+        """Forget the line index (after an edit or a POKE)."""
+        self._lines = None
+
+    # ------------------------------------------------------------ lines
+
+    def lines(self, addr=None):
+        """(number, address) of every line in order (from the line at `addr`). A
+        damaged program ends the walk where its bytes stop making sense instead of
+        raising."""
+        mem = self.mem
+        if addr is None:
+            addr = self.start + 1
+        end = min(self.end, 0xFFF0)
+        while addr < end and mem[addr] != END_MARK:
+            yield (mem[addr] << 8 | mem[addr + 1]), addr
+            addr += 3 + mem[addr + 2]
+
+    def _index(self):
+        key = self.mem[START_PTR:END_PTR + 2]      # both pointers
+        if self._lines is None or key != self._lines_key:
+            index = {}
+            order = {}
+            last = -1
+            self._sorted = True
+            for number, addr in self.lines():
+                index.setdefault(number, addr)
+                order.setdefault(number, len(order))
+                self._sorted = self._sorted and number > last
+                last = number
+            self._lines = index
+            self._order = order
+            self._lines_key = key
+        return self._lines
+
+    def lines_passed(self, number, here):
+        """How many lines the firmware's line search (see _search) steps over to reach
+        line `number` when line `here` runs: counted from `here` for a later line,
+        else from the first line. Jumps take time for each (costs.LINE_SEARCH)."""
+        self._index()
+        return self._passed(number, here)
+
+    def _passed(self, number, here):
+        order = self._order
+        target = order.get(number, 0)
+        start = order.get(here, 0) if here < number else 0
+        return max(0, target - start)
+
+    def locate(self, number, here):
+        """find(number) and lines_passed(number, here) with one look at the index: the
+        jump path (GOTO, GOSUB, THEN n) runs this for every jump."""
+        lines = self._index()
+        addr = lines.get(number) if self._sorted else self._search(number)
+        if addr is None:
+            raise BasicError(LINE)
+        return addr, self._passed(number, here)
+
+    def find(self, number):
+        """Address of line `number`; ERROR 4 if there is none."""
+        addr = self._index().get(number)
+        if not self._sorted:
+            addr = self._search(number)
+        if addr is None:
+            raise BasicError(LINE)
+        return addr
+
+    def _search(self, number):
+        """The firmware's search, which only differs from the index when POKEs broke
+        the order of the lines: it starts at the line being run if `number` is higher
+        than that line's, else at the first line, and stops at the first line numbered
+        `number` or more (found on the firmware engine: with line 20 renumbered 99,
+        GOTO 40 from line 50 is ERROR 4, and GOSUB 99 from line 50 too)."""
+        mem = self.mem
+        here = self.current_line()
+        start = None
+        if here is not None and self.start < here < self.end \
+                and (mem[here] << 8 | mem[here + 1]) < number:
+            start = here
+        for n, addr in self.lines(start):
+            if n >= number:
+                return addr if n == number else None
+        return None
+
+    def first_from(self, number):
+        """Address of the first line numbered `number` or more, None past the end."""
+        for n, addr in self.lines():
+            if n >= number:
+                return addr
+        return None
+
+    def find_label(self, label):
+        """Address of the first line whose body starts with the string `label`."""
+        mem = self.mem
+        wanted = b'"' + label
+        for _number, addr in self.lines():
+            body = addr + 3
+            if mem[body:body + len(wanted)] == wanted and mem[body + len(wanted)] in (0x22, CR):
+                return addr
+        raise BasicError(LINE)
+
+    def body(self, number):
+        """The stored body (up to and including 0x0D) of line `number`."""
+        addr = self.find(number)
+        return bytes(self.mem[addr + 3:addr + 3 + self.mem[addr + 2]])
+
+    # ------------------------------------------------------------ editing
+
+    def store(self, number, body):
+        """Insert line `number` (body without the final 0x0D), replacing a line with
+        that number; an empty body deletes the line. Lines stay sorted."""
+        if not 1 <= number <= MAX_LINE:
+            raise BasicError(LINE)
+        mem = self.mem
+        record = b""
+        if body:
+            if len(body) + 1 > 255:
+                raise BasicError(MEMORY)
+            record = bytes([number >> 8, number & 0xFF, len(body) + 1]) + body + bytes([CR])
+        end = self.end
+        pos, old_len = end, 0
+        for n, addr in self.lines():
+            if n >= number:
+                pos = addr
+                if n == number:
+                    old_len = 3 + mem[addr + 2]
+                break
+        delta = len(record) - old_len
+        limit = min(word(mem, DIM_PTR), DIM_EMPTY)
+        if end + delta >= limit:
+            raise BasicError(MEMORY)
+        tail = bytes(mem[pos + old_len:end + 1])
+        mem[pos:pos + len(record)] = record
+        mem[pos + len(record):pos + len(record) + len(tail)] = tail
+        if delta < 0:
+            mem[end + 1 + delta:end + 1] = bytes(-delta)
+        self._set_end(end + delta)
+
+    def new(self):
+        """NEW: an empty program."""
+        start = self.start
+        self.mem[start + 1] = END_MARK
+        set_word(self.mem, MERGE_PTR, start)
+        self._set_end(start + 1)
+
+    def __repr__(self):
+        parts = [f"Program {self.start:#06x}..{self.end:#06x}"]
+        for number, addr in self.lines():
+            body = self.mem[addr + 3:addr + 3 + self.mem[addr + 2]]
+            parts.append(f"  {addr:#06x} {number:5d} {body.hex(' ')}")
+        return "\n".join(parts)

@@ -1,0 +1,388 @@
+"""SC61860 code generation: one semantic description per opcode, two kinds of code from it.
+
+Each opcode family (emulator/cpu/ops_*.py) describes an instruction as a `Sem`: Python
+source lines over the CPU's state cells plus how control leaves it. From that one
+description this module generates
+
+- the interpreter handler of every opcode (`handler_codes`, compiled once per process),
+  a function `op(pc) -> next pc` that adds its own cycles last, exactly as a hand-written
+  closure would;
+- translated blocks (`block_source`): ROM code from one entry point as one function, with
+  the operands folded in as constants and the fixed cycle costs summed at generation
+  time. It follows jumps and calls, both sides of conditional branches (a tree of paths,
+  MAX_INSTRUCTIONS in all), a return to the call made on the same path (checked against
+  the stack at run time) and loops back to its entry inside the function; stores to
+  registers that the path overwrites unread are dropped. A block (and each pass of its
+  loop) runs only when all of its instructions would start before the run's budget is
+  used up (its guard), so `run` stops at exactly the instruction boundary the
+  interpreter would, and the bus sees the same calls at the same cycle counts.
+
+Template placeholders: n1 n2 n3 are the operand bytes after the opcode, PC is the
+instruction's address and NEXT the address after it. A line whose code starts with `@`
+calls the bus: in a block, where fixed cycles are summed up, `cycles` is made exact
+around it. Generated functions are bound to the builder's cells with `bind`.
+"""
+
+import re
+import types
+from dataclasses import dataclass
+
+# The state cells a generated function may assign (declared nonlocal when they appear).
+ASSIGNED = ("p", "q", "r", "dp", "c", "z", "d", "cycles")
+# Every name the factory defines: the builder must provide a cell for each one used.
+CELLS = ASSIGNED + ("mem", "iram", "bus", "write_floor", "end", "undocumented", "bank")
+_PLACEHOLDER = re.compile(r"\b(n1|n2|n3|PC|NEXT)\b")
+_WORD = re.compile(r"\b[a-z_][a-z0-9_]*\b")
+
+
+@dataclass(frozen=True)
+class Sem:
+    """What one instruction does. kind: "seq" (goes on at NEXT), "jump" (to `target`,
+    a constant in a block), "branch" (to `target` when `cond`, running `then` first, else
+    `orelse` and on at NEXT), "dynamic" (the code leaves the next PC in `npc`).
+    `selfcycles`: the code adds all of its cycles itself (block lengths, DTC, WAIT).
+    `block`: "seq" may be followed by more instructions in a translated block, "end" ends
+    one, "no" is never translated."""
+    code: tuple = ()
+    kind: str = "seq"
+    target: str = ""
+    cond: str = ""
+    then: tuple = ()
+    orelse: tuple = ()
+    selfcycles: bool = False
+    block: str = "seq"
+    call: bool = False  # a jump that pushes a return address (followed like a jump)
+    ret: bool = False  # "dynamic" that pops the return address a call pushed
+
+    def lines(self):
+        return self.code + self.then + self.orelse + (self.cond, self.target)
+
+    def writes_bus(self):
+        return any("bus.write" in line for line in self.code)
+
+
+def seq(*code, **kw):
+    return Sem(code=code, **kw)
+
+
+def _names(lines):
+    found = set()
+    for line in lines:
+        found.update(_WORD.findall(line))
+    return found
+
+
+def _subst(text, values):
+    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], text)
+
+
+def _emit_lines(out, lines, values, indent, pending=0, after_bus=()):
+    pad = " " * indent
+    for line in lines:
+        body = line.lstrip()
+        lead = " " * (len(line) - len(body))
+        if body.startswith("@"):
+            body = body[1:]
+            if pending:
+                out.append(f"{pad}{lead}cycles += {pending}")
+                out.append(f"{pad}{lead}{_subst(body, values)}")
+                out.append(f"{pad}{lead}cycles -= {pending}")
+            else:
+                out.append(f"{pad}{lead}{_subst(body, values)}")
+            out += [f"{pad}{lead}{extra}" for extra in after_bus]
+            continue
+        out.append(f"{pad}{lead}{_subst(body, values)}")
+
+
+def _nonlocals(out_lines):
+    used = _names(out_lines)
+    return [name for name in ASSIGNED if name in used]
+
+
+# ---- interpreter handlers -------------------------------------------------------------
+
+def handler_source(o, sem, name):
+    """The interpreter handler of opcode `o` as source (a function of pc)."""
+    values = {"PC": "pc", "NEXT": f"(pc + {o.length})", "n1": "n1", "n2": "n2", "n3": "n3"}
+    used = _names(sem.lines())
+    body = []
+    for k in (1, 2, 3):  # every operand is read before any state changes (see run's retry)
+        if f"n{k}" in used:
+            body.append(f"n{k} = mem[pc + {k}]")
+    if not o.documented:
+        body.append(f"undocumented[(pc & 0xFFFF, {o.opcode})] += 1")
+    _emit_lines(body, sem.code, values, 0)
+    fixed = "" if sem.selfcycles else f"cycles += {o.cycles}"
+    if sem.kind == "seq":
+        body += [fixed, f"return pc + {o.length}"]
+    elif sem.kind == "dynamic":
+        body += [fixed, "return npc"]
+    elif sem.kind == "jump":
+        body += [f"target = {_subst(sem.target, values)}", f"cycles += {o.taken}", "return target"]
+    else:
+        body.append(f"if {_subst(sem.cond, values)}:")
+        _emit_lines(body, sem.then, values, 4)
+        body += [f"    target = {_subst(sem.target, values)}", f"    cycles += {o.taken}",
+                 "    return target"]
+        _emit_lines(body, sem.orelse, values, 0)
+        body += [f"cycles += {o.cycles}", f"return pc + {o.length}"]
+    body = [line for line in body if line]
+    head = [f"def {name}(pc):"]
+    nl = _nonlocals(body)
+    if nl:
+        head.append(f"    nonlocal {', '.join(nl)}")
+    return head + ["    " + line for line in body]
+
+
+def _factory_source(functions):
+    lines = ["def _factory():", f"    {' = '.join(CELLS)} = None"]
+    for fn in functions:
+        lines += ["    " + line for line in fn]
+    return "\n".join(lines) + "\n"
+
+
+def compile_functions(functions, filename):
+    """Compile function sources (lists of lines) inside a factory whose locals are the CPU's
+    cells; return {name: code object} for `bind`."""
+    namespace = {}
+    exec(compile(_factory_source(functions), filename, "exec"), namespace)
+    return {const.co_name: const for const in namespace["_factory"].__code__.co_consts
+            if isinstance(const, types.CodeType)}
+
+
+def bind(code, cells):
+    """A function of `code` whose free variables are the builder's cells (a name -> cell map)."""
+    return types.FunctionType(code, _GLOBALS, code.co_name, None,
+                              tuple(cells[name] for name in code.co_freevars))
+
+
+_GLOBALS = {"__builtins__": __builtins__}
+
+
+def handler_codes(ops, sems):
+    """{opcode: code object} of the 256 interpreter handlers."""
+    functions = [handler_source(o, sems[o.opcode], f"op_{o.opcode:02X}") for o in ops]
+    codes = compile_functions(functions, "<sc61860 handlers>")
+    return [codes[f"op_{o.opcode:02X}"] for o in ops]
+
+
+# ---- translated blocks ------------------------------------------------------------------
+
+MAX_INSTRUCTIONS = 48  # per block, over all its paths: the ROM's runs, short to compile
+TAKEN_SHARE = 2  # a taken branch's path gets at most 1/TAKEN_SHARE of what is left
+
+
+class _Translation:
+    """One block: a tree of paths from `entry`, each path following jumps, calls and both
+    sides of branches until it leaves (a return to a PC the run loop looks up anew). A
+    path back to the entry loops inside the block; every pass starts with the guard."""
+
+    def __init__(self, mem, entry, allowed, ops, sems, stop_on_bus_write, bank):
+        self.mem, self.entry, self.allowed = mem, entry, allowed
+        self.ops, self.sems, self.stop_on_bus_write = ops, sems, stop_on_bus_write
+        self.bank = bank
+        self.left = MAX_INSTRUCTIONS
+
+    def usable(self, pc, seen):
+        if not 0 <= pc <= 0xFFFF or pc in seen or self.left <= 0:
+            return False
+        o, sem = self.ops[self.mem[pc]], self.sems[self.mem[pc]]
+        return (o.documented and sem.block != "no"
+                and all(self.allowed(pc + k) for k in range(o.length)))
+
+    def leave(self, out, pad, pending, pc):
+        if pending:
+            out.append(f"{pad}cycles += {pending}")
+        if pc == self.entry:  # another pass, if the guard allows it
+            out += [f"{pad}if cycles + GUARD >= end:", f"{pad}    return {pc}", f"{pad}continue"]
+        else:
+            out.append(f"{pad}return {pc}")
+
+    def path(self, out, pad, pc, pending, seen, returns, budget):
+        """Emit the code of the path from `pc`, `pending` fixed cycles not yet added;
+        return the largest `pending` at which one of its instructions starts (None if it
+        runs none), which the guard before it must allow for."""
+        guard = None
+        stop = self.left - budget
+        while True:
+            if self.left <= stop or not self.usable(pc, seen):
+                self.leave(out, pad, pending, pc)
+                return guard
+            op_ = self.mem[pc]
+            o, sem = self.ops[op_], self.sems[op_]
+            seen = seen | {pc}
+            self.left -= 1
+            guard = pending if guard is None else max(guard, pending)
+            values = {"PC": str(pc), "NEXT": str(pc + o.length)}
+            for k in (1, 2, 3):
+                values[f"n{k}"] = str(self.mem[pc + k]) if k < o.length else "None"
+            code = [pad + line for line in sem.code]
+            nxt = pc + o.length
+            # A write that ends the instruction may switch the ROM bank: the path goes on
+            # only while the bank it was translated for is still mapped.
+            bank_check = (self.stop_on_bus_write and sem.kind == "seq" and not sem.selfcycles
+                          and sem.code and sem.code[-1].lstrip().startswith("@bus.write"))
+            after_bus = (f"if bank != {self.bank!r}:", f"    cycles += {pending + o.cycles}",
+                         f"    return {nxt}") if bank_check else ()
+            _emit_lines(out, code, values, 0, pending, after_bus)
+            if sem.kind == "branch":
+                target = eval(_subst(sem.target, values), {})
+                out.append(f"{pad}if {_subst(sem.cond, values)}:")
+                _emit_lines(out, [pad + "    " + line for line in sem.then], values, 0, pending)
+                share = max(1, (self.left - stop) // TAKEN_SHARE)
+                g = self.path(out, pad + "    ", target, pending + o.taken, seen, returns, share)
+                if g is not None:
+                    guard = max(guard, g)
+                _emit_lines(out, [pad + line for line in sem.orelse], values, 0, pending)
+                pending += o.cycles
+                pc = nxt
+                continue
+            if not sem.selfcycles:
+                pending += o.taken if sem.kind == "jump" else o.cycles
+            if sem.kind == "jump":
+                target = eval(_subst(sem.target, values), {})  # constants only: fold here
+                if sem.call:
+                    returns = returns + (nxt,)
+                pc = target
+                continue
+            if sem.kind == "dynamic":
+                if not (sem.ret and returns):
+                    out.append(f"{pad}cycles += {pending}" if pending else "")
+                    out.append(f"{pad}return npc")
+                    return guard
+                # the return of a call made on this path: go on there unless the stack changed
+                pc, returns = returns[-1], returns[:-1]
+                out.append(f"{pad}if npc != {pc}:")
+                self.leave(out, pad + "    ", pending, "npc")
+                continue
+            pc = nxt
+            ends = sem.block == "end" or (self.stop_on_bus_write and sem.writes_bus()
+                                          and not bank_check)
+            if ends and not sem.selfcycles:
+                self.leave(out, pad, pending, pc)
+                return guard
+            if sem.selfcycles:
+                # cycles has grown by an amount only known now: the rest gets its own guard
+                rest = []
+                g = self.path(rest, pad, pc, pending, seen, returns, self.left - stop) \
+                    if not ends else None
+                if g is None:
+                    self.leave(out, pad, pending, pc)
+                else:
+                    out.append(f"{pad}if cycles + {g} >= end:")
+                    self.leave(out, pad + "    ", pending, pc)
+                    out += rest
+                return guard
+
+
+_REGISTERS = frozenset(("p", "q", "r", "dp", "c", "z", "d"))
+_STORE = re.compile(r"^((?:[a-z_][a-z0-9_]* = )+)(.*)$")
+_EXIT = re.compile(r"^(return|continue|break)\b")
+_CALL = re.compile(r"[A-Za-z_0-9]\(")
+
+
+def _tree(lines, start, indent):
+    """Nest lines by indentation: [(line, children)], from `start` while indented `indent`."""
+    nodes = []
+    i = start
+    while i < len(lines):
+        line = lines[i]
+        depth = len(line) - len(line.lstrip())
+        if depth < indent:
+            break
+        children, i = _tree(lines, i + 1, depth + 1) if line.endswith(":") else ([], i + 1)
+        nodes.append((line, children))
+    return nodes, i
+
+
+def _prune(nodes, live):
+    """Backward liveness of the register cells over `nodes`, which run on to code needing
+    `live`: drop the stores nothing reads. Returns (nodes kept, registers live before)."""
+    kept = []
+    else_live = None
+    for line, children in reversed(nodes):
+        body = line.lstrip()
+        if _EXIT.match(body):
+            live = set(_REGISTERS)
+        elif children:
+            if body.startswith(("def ", "while True:")):  # the block and its passes
+                children = _prune(children, set(_REGISTERS))[0]
+                live = set(_REGISTERS)
+            elif body.startswith(("for ", "while ")) or _CALL.search(body):
+                live = set(_REGISTERS)  # a template loop: left alone
+            elif body == "else:":
+                children, else_live = _prune(children, live)
+                kept.append((line, children))
+                continue
+            else:  # if: either branch may run
+                children, body_live = _prune(children, live)
+                live = body_live | (live if else_live is None else else_live) | \
+                    (_REGISTERS & set(_WORD.findall(body)))
+            else_live = None
+        else:
+            m = _STORE.match(body)
+            if _CALL.search(body):
+                live = set(_REGISTERS)  # a call: the bus may look at anything
+            elif m:
+                targets = m.group(1).split(" = ")[:-1]
+                wanted = [t for t in targets if t not in _REGISTERS or t in live]
+                if not wanted:
+                    continue
+                live = (live - set(targets)) | (_REGISTERS & set(_WORD.findall(m.group(2))))
+                line = line[:len(line) - len(body)] + "".join(t + " = " for t in wanted) + m.group(2)
+            else:
+                live = live | (_REGISTERS & set(_WORD.findall(body)))
+        kept.append((line, children))
+    kept.reverse()
+    return kept, live
+
+
+def _flatten(nodes, out):
+    for line, children in nodes:
+        out.append(line)
+        if line.endswith(":") and not children:
+            out.append(line[:len(line) - len(line.lstrip())] + "    pass")
+        _flatten(children, out)
+    return out
+
+
+def _drop_dead_stores(lines):
+    """A block's lines without its dead register stores: INCx then CPIA, say, never shows
+    the INCx flags. Backward liveness over the block's tree of paths; every exit, bus call
+    and template loop counts as reading all registers."""
+    nodes, _ = _tree(lines, 0, 0)
+    return _flatten(_prune(nodes, set(_REGISTERS))[0], [])
+
+
+def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write, bank=None):
+    """Source lines of a block function running from `entry`, or None if the instruction
+    there cannot start one. `allowed(addr)` says whether an address holds immutable code
+    this block may include (checked for every byte of every instruction).
+    `stop_on_bus_write`: a bus write may change the code the block runs (a ROM bank
+    switch): a path ends after an instruction that may make one, or for a write that
+    ends its instruction, checks that `bank` (the cell the engine names the bank in)
+    still holds the given value."""
+    t = _Translation(mem, entry, allowed, ops, sems, stop_on_bus_write, bank)
+    if not t.usable(entry, frozenset()):
+        return None
+    body = []
+    guard = t.path(body, "        ", entry, 0, frozenset(), (), MAX_INSTRUCTIONS)
+    body = [line.replace("GUARD", str(guard)) for line in body if line.strip()]
+    name = f"block_{entry:04X}"
+    # None: not even the first pass fits, the run loop interprets the entry instruction
+    lines = _drop_dead_stores([f"def {name}(pc):", f"    if cycles + {guard} >= end:",
+                               "        return None", "    while True:"] + body)
+    nl = _nonlocals(lines + ["cycles"])
+    return lines[:1] + [f"    nonlocal {', '.join(nl)}"] + lines[1:]
+
+
+_block_cache = {}  # source -> code object, shared by every CPU of the process (same ROM)
+
+
+def block_code(lines):
+    key = "\n".join(lines)
+    code = _block_cache.get(key)
+    if code is None:
+        code = next(iter(compile_functions([lines], "<sc61860 block>").values()))
+        _block_cache[key] = code
+    return code

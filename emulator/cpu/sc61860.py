@@ -1,0 +1,265 @@
+"""Sharp SC61860 CPU core (the contract is in docs/interfaces.md).
+
+Speed shapes the design. All CPU state lives in variables of one builder function,
+`_build`, and every instruction handler is a closure over them, so a handler reads
+P or the carry with a single cell load instead of an attribute or list lookup.
+A handler takes the address of its opcode and returns the next PC; it adds its
+own cycles to the shared `cycles` counter as its last action, after any bus call,
+so the bus always sees the cycles of completed instructions only.
+
+What each opcode does is written once, per family, in emulator/cpu/ops_*.py, as source
+templates keyed by the mnemonics of optable.csv; emulator/cpu/codegen.py generates the
+256 handlers from them (compiled once per process, bound to each CPU's cells) and, for
+code in ROM, translated blocks: straight runs of instructions compiled into one function
+with the operands and the fixed cycle costs folded in. Only code the engine declares
+immutable is translated (`set_code_regions`): the fixed internal ROM and a banked window
+whose contents the engine names with `code_bank`. Blocks are made for entry points
+that have run HOT times; a block runs only if every instruction in it would start before
+the budget is used up, so `run` stops at the same instruction boundary either way.
+
+The `SC61860` class is a thin shell: its attributes p, q, r, dp, pc, c, z, d,
+cycles, write_floor and bus read and write the builder's cells directly.
+
+PC handling: handlers do not mask the PC. A JRM near 0x0000 may return a negative
+PC, which indexes `mem` from the end, i.e. correctly modulo 64 KiB; running past
+0xFFFF (or reading an operand beyond it) raises IndexError, which `run` turns into
+the wrapped PC and then retries. For the retry to be safe every handler reads its
+operand bytes before it changes any state. The PC is masked whenever it leaves the
+core (pushed on the stack, stored after `run`, logged).
+
+Choices where the sources disagree follow hardware.md section 2.4; the others are
+noted where they are made and in optable.csv.
+"""
+
+import hashlib
+from collections import Counter
+
+from emulator.cpu import ops_alu as cpu_ops_alu
+from emulator.cpu import ops_block as cpu_ops_block
+from emulator.cpu import ops_flow as cpu_ops_flow
+from emulator.cpu import ops_move as cpu_ops_move
+from emulator.cpu.codegen import bind, block_code, block_source, handler_codes
+from emulator.cpu.optable import OPS
+
+# Internal RAM addresses of the registers.
+I, J, A, B, XL, XH, YL, YH, K, L, M, N = range(12)
+IA, IB, FO, CTRL = 0x5C, 0x5D, 0x5E, 0x5F
+
+# mnemonic -> function(Op) -> Sem, from the family modules.
+IMPLEMENTATIONS = {**cpu_ops_move.SEMS, **cpu_ops_flow.SEMS, **cpu_ops_alu.SEMS,
+                   **cpu_ops_block.SEMS}
+SEMS = [IMPLEMENTATIONS[o.mnemonic](o) for o in OPS]
+_HANDLER_CODES = handler_codes(OPS, SEMS)
+HOT = 64  # runs of an entry point in ROM before it is translated into a block
+# (contents of the regions, bank, entry) -> block code, shared by the CPUs of a process: a
+# machine booted after another with the same ROM uses its blocks from the first run.
+_TRANSLATED = {}
+
+# State cells exposed as attributes, with the mask applied on assignment.
+_STATE = {"p": 0x7F, "q": 0x7F, "r": 0x7F, "dp": 0xFFFF, "pc": 0xFFFF, "c": 1, "z": 1,
+          "d": 0xFF, "cycles": None, "write_floor": None, "bus": None}
+_NO_CODE = (None,) * 256  # a page nothing is translated in
+
+
+def _wrapped_pc(pc):
+    """The PC to retry with after an IndexError at `pc`, or None if the PC was not the cause.
+
+    Past the top the PC continues at the bottom; an instruction whose operands straddle
+    0xFFFF is retried from the equivalent negative PC, whose operand reads then index
+    0xFFFE, 0xFFFF, 0x0000 ... in order."""
+    if pc >= 0xFFFD:
+        return pc - 0x10000
+    if pc < -0x10000:
+        return pc + 0x10000
+    return None
+
+
+def _build(cpu, mem, iram, bus):
+    """Create the state cells, the handlers and the block cache; return the shell's hooks."""
+    p = q = r = 0
+    dp = 0
+    reg_pc = 0
+    c = z = 0
+    d = 0
+    cycles = 0
+    write_floor = 0
+    end = 0  # the running budget's end, which a block's guard compares with
+    bank = None  # the bank named for the code window (a block checks it after a bus write)
+    undocumented = cpu.undocumented
+
+    def cells():
+        # Only its closure matters: it holds every state cell for the shell's properties
+        # and for the generated functions.
+        return (p, q, r, dp, reg_pc, c, z, d, cycles, write_floor, end, bus, mem, iram,
+                undocumented, bank)
+
+    cellmap = dict(zip(cells.__code__.co_freevars, cells.__closure__))
+    dispatch = [bind(code, cellmap) for code in _HANDLER_CODES]
+
+    # Block cache: pages[addr >> 8][addr & 0xFF] is a block, `cold` (not hot yet) or None
+    # (interpret). The window's pages are swapped per bank.
+    pages = [_NO_CODE] * 256
+    code = {"fixed": (0, 0), "window": (0, 0), "bank": None, "banks": {}, "hits": {},
+            "fixed_id": None, "window_ids": {}}
+
+    def cold(pc):
+        window = code["window"]
+        in_window = window[0] <= pc < window[1]
+        key = (code["fixed_id"], code["window_ids"][bank] if in_window else None, pc)
+        if key in _TRANSLATED:
+            block_code_ = _TRANSLATED[key]
+        else:
+            hits = code["hits"]
+            n = hits.get(key, 0) + 1
+            if n < HOT:
+                hits[key] = n
+                return None
+            fixed = code["fixed"]
+            if in_window:
+                def allowed(addr):
+                    return fixed[0] <= addr < fixed[1] or window[0] <= addr < window[1]
+            else:
+                def allowed(addr):
+                    return fixed[0] <= addr < fixed[1]
+            lines = block_source(mem, pc, allowed, OPS, SEMS, in_window, bank)
+            block_code_ = _TRANSLATED[key] = block_code(lines) if lines else None
+        block = bind(block_code_, cellmap) if block_code_ else None
+        pages[pc >> 8][pc & 0xFF] = block
+        return block(pc) if block else None
+
+    def region_id(first, stop, *more):
+        return (first, stop, hashlib.blake2b(mem[first:stop]).digest()) + more
+
+    def fresh(first, stop):
+        return [[cold] * 256 for _ in range(first >> 8, (stop + 0xFF) >> 8)]
+
+    def set_code_regions(fixed, window):
+        nonlocal bank
+        bank = None
+        code.update(fixed=fixed, window=window, bank=None, banks={}, hits={},
+                    fixed_id=region_id(*fixed), window_ids={})
+        pages[:] = [_NO_CODE] * 256
+        pages[fixed[0] >> 8:(fixed[1] + 0xFF) >> 8] = fresh(*fixed)
+
+    def set_code_bank(new):
+        nonlocal bank
+        if new != bank:
+            bank = code["bank"] = new
+            first, stop = code["window"]
+            banks = code["banks"]
+            if new not in banks:
+                banks[new] = fresh(first, stop)
+                code["window_ids"][new] = region_id(first, stop, new, code["fixed_id"])
+            pages[first >> 8:(stop + 0xFF) >> 8] = banks[new]
+
+    def run(budget):
+        nonlocal reg_pc, end
+        ops, m, pg = dispatch, mem, pages
+        pc = reg_pc
+        start = cycles
+        end = start + budget
+        while True:
+            try:
+                while cycles < end:
+                    block = pg[pc >> 8][pc & 0xFF]
+                    if block is not None:
+                        npc = block(pc)
+                        if npc is not None:
+                            pc = npc
+                            continue
+                    pc = ops[m[pc]](pc)
+                break
+            except IndexError:
+                retry = _wrapped_pc(pc)
+                if retry is None:
+                    raise
+                pc = retry
+        reg_pc = pc & 0xFFFF
+        return cycles - start
+
+    hooks = {"run": run, "set_code_regions": set_code_regions, "set_code_bank": set_code_bank,
+             "code": code}
+    return cellmap, hooks
+
+
+def _cell_property(name, mask):
+    if mask is None:
+        def get(self):
+            return self._cells[name].cell_contents
+
+        def set_(self, value):
+            self._cells[name].cell_contents = value
+    elif mask == 1:
+        def get(self):
+            return int(self._cells[name].cell_contents)
+
+        def set_(self, value):
+            self._cells[name].cell_contents = int(bool(value))
+    else:
+        def get(self):
+            return self._cells[name].cell_contents & mask
+
+        def set_(self, value):
+            self._cells[name].cell_contents = value & mask
+    return property(get, set_)
+
+
+class SC61860:
+    """The CPU: `mem` is the 64 KiB address space, `bus` the ports and the write hook."""
+
+    def __init__(self, mem, bus):
+        self.mem = mem
+        self.iram = bytearray(128)
+        # (address, opcode) -> executions of an undocumented opcode, for the machine to log.
+        self.undocumented = Counter()
+        cellmap, hooks = _build(self, mem, self.iram, bus)
+        self._run = hooks["run"]
+        self._code = hooks
+        # set_code_bank(bank): name the bank in the window (see set_code_regions)
+        self.set_code_bank = hooks["set_code_bank"]
+        self.implemented = frozenset(IMPLEMENTATIONS)
+        renamed = {"reg_pc": "pc"}
+        self._cells = {renamed.get(n, n): cell for n, cell in cellmap.items()}
+
+    def set_code_regions(self, fixed, window=(0, 0)):
+        """Declare where code never changes, so it may be translated into blocks: `fixed`
+        (start, stop) holds the same bytes for good; `window` (start, stop) holds one of
+        several banks, and `code_bank` must name the one mapped whenever the CPU runs.
+        Forgets every block made so far."""
+        self._code["set_code_regions"](fixed, window)
+
+    @property
+    def code_bank(self):
+        return self._code["code"]["bank"]
+
+    @code_bank.setter
+    def code_bank(self, bank):
+        self._code["set_code_bank"](bank)
+
+    def reset(self):
+        """Power-on state: PC 0, registers and internal RAM cleared. `cycles` keeps
+        counting, since the machine's timers are measured against it."""
+        self.iram[:] = bytes(128)
+        self.p = self.q = self.r = self.dp = self.pc = self.c = self.z = self.d = 0
+
+    def step(self):
+        """Execute one instruction; return its cycles. Every instruction costs at least
+        two cycles, so a one-cycle budget stops after exactly one."""
+        return self._run(1)
+
+    def run(self, budget):
+        """Execute until at least `budget` cycles have passed; return the cycles run."""
+        return self._run(budget)
+
+    def __repr__(self):
+        i = self.iram
+        return (f"PC={self.pc:04X} DP={self.dp:04X} P={self.p:02X} Q={self.q:02X} "
+                f"R={self.r:02X} I={i[I]:02X} J={i[J]:02X} A={i[A]:02X} B={i[B]:02X} "
+                f"X={i[XH]:02X}{i[XL]:02X} Y={i[YH]:02X}{i[YL]:02X} "
+                f"K={i[K]:02X} L={i[L]:02X} M={i[M]:02X} N={i[N]:02X} "
+                f"C={self.c} Z={self.z} d={self.d:02X}")
+
+
+for _name, _mask in _STATE.items():
+    setattr(SC61860, _name, _cell_property(_name, _mask))
+del _name, _mask

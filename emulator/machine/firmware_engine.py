@@ -1,0 +1,81 @@
+"""The firmware engine: the SC61860 core running Sharp's ROM against the machine's bus."""
+
+import struct
+
+from emulator.cpu.sc61860 import SC61860
+from emulator.machine.lcd import firmware_font
+
+FONT_BANK = 1  # the ROM's character font, which the LCD readout matches
+CPU_REGISTERS = ("p", "q", "r", "dp", "pc", "c", "z", "d", "cycles")
+_SAVED_REGISTERS = ("p", "q", "r", "d", "dp", "pc", "c", "z")
+_REGISTER_STRUCT = struct.Struct("<BBBBHHBB")
+CODE_FIXED = (0x0000, 0x2000)  # the internal ROM (memmap.REGIONS)
+CODE_WINDOW = (0x4000, 0x8000)  # the window onto ROM banks 0-7
+
+
+class FirmwareEngine:
+    """An engine (reset(), run(cycles)) that is the CPU; `progress()` gives the cycles run
+    so far inside the current run() call, so the bus can stamp timers exactly."""
+
+    name = "firmware"
+
+    def __init__(self, machine, roms):
+        self.machine = machine
+        self.cpu = SC61860(machine.mem, machine.bus)
+        self.cpu.write_floor = machine.bus.write_floor
+        self._run_start = self.cpu.cycles
+        self._track_rom_bank(machine.bus)
+        machine.lcd.set_font(firmware_font(roms.banks[FONT_BANK]))
+
+    def reset(self):
+        self.cpu.reset()
+        self._run_start = self.cpu.cycles
+
+    def _track_rom_bank(self, bus):
+        """The ROM is code that never changes, so the CPU may translate it into blocks: the
+        internal ROM for good, the bank window per bank (named on every switch)."""
+        self.cpu.set_code_regions(CODE_FIXED, CODE_WINDOW)
+        select_bank, name_bank = bus.select_bank, self.cpu.set_code_bank
+
+        def select_and_name(bank):
+            select_bank(bank)
+            name_bank(bus.bank)
+        bus.select_bank = select_and_name
+
+    def run(self, cycles):
+        self.cpu.set_code_bank(self.machine.bus.bank)  # a no-op unless a state was restored
+        self._run_start = self.cpu.cycles
+        ran = self.cpu.run(cycles)
+        # Between runs the machine's count is exact by itself: progress() must say 0 then,
+        # or machine.now() would run one slice ahead for a host called between slices.
+        self._run_start = self.cpu.cycles
+        return ran
+
+    def progress(self):
+        return self.cpu.cycles - self._run_start
+
+    def write_floor_changed(self):
+        self.cpu.write_floor = self.machine.bus.write_floor
+
+    def snapshot_state(self):
+        cpu = self.cpu
+        return (bytes(cpu.iram),) + tuple(getattr(cpu, name) for name in CPU_REGISTERS)
+
+    def restore_state(self, state):
+        cpu = self.cpu
+        cpu.iram[:] = state[0]  # in place: the core's handlers hold this buffer
+        for name, value in zip(CPU_REGISTERS, state[1:]):
+            setattr(cpu, name, value)
+
+    def power_state(self):
+        """The CPU as the card file keeps it: internal RAM and registers (not the cycles)."""
+        cpu = self.cpu
+        return bytes(cpu.iram) + _REGISTER_STRUCT.pack(*(getattr(cpu, n) for n in _SAVED_REGISTERS))
+
+    def resume(self, blob):
+        cpu = self.cpu
+        if len(blob) != len(cpu.iram) + _REGISTER_STRUCT.size:
+            raise ValueError(f"CPU state of {len(blob)} bytes")
+        cpu.iram[:] = blob[:len(cpu.iram)]
+        for name, value in zip(_SAVED_REGISTERS, _REGISTER_STRUCT.unpack(blob[len(cpu.iram):])):
+            setattr(cpu, name, value)

@@ -1,0 +1,68 @@
+"""Key scripts: text that types itself, with {NAME} for named keys and {WAIT n} for pauses.
+
+`1+1{ENTER}`, `10 PRINT "HELLO"{ENTER}`, `{MODE}`, `{WAIT 5}` (half a second). Letters type
+as their keys whatever their case; a newline is ENTER; the characters on shifted keycaps
+(`! " # $ % & ? @ < > \\ ^`) are typed as SHIFT then the key, as the firmware latches SHIFT.
+"""
+
+import re
+from dataclasses import dataclass
+
+from emulator.machine.key_matrix import KEY_BY_NAME, SHIFTED_CHARS
+
+NAMED_KEYS = ("ENTER", "DEF", "SHIFT", "SML", "MODE", "BRK", "CLS", "UP", "DOWN", "LEFT",
+              "RIGHT", "INS", "DEL", "OFF", "SPACE", "KANA")
+_BRACE = re.compile(r"\{([A-Z]+)(?: (\d+))?\}")
+
+
+class KeyScriptError(ValueError):
+    """A key script that cannot be typed; the message says where."""
+
+
+@dataclass(frozen=True)
+class Tap:
+    key: str  # a key name of docs/interfaces.md
+
+
+@dataclass(frozen=True)
+class Wait:
+    seconds: float
+
+
+def _char_steps(char):
+    if char == " ":
+        return [Tap("SPACE")]
+    if char == "\n":
+        return [Tap("ENTER")]
+    if char in SHIFTED_CHARS:
+        return [Tap("SHIFT"), Tap(SHIFTED_CHARS[char])]
+    if char.upper() in KEY_BY_NAME:
+        return [Tap(char.upper())]
+    return None
+
+
+def parse(script):
+    """The steps of `script`: a list of Tap and Wait."""
+    steps = []
+    pos = 0
+    while pos < len(script):
+        char = script[pos]
+        if char == "{":
+            match = _BRACE.match(script, pos)
+            if not match:
+                raise KeyScriptError(f"unterminated or malformed {{...}} at position {pos}: {script[pos:pos + 12]!r}")
+            name, number = match.groups()
+            if name == "WAIT" and number is not None:
+                steps.append(Wait(int(number) / 10))
+            elif name in NAMED_KEYS and number is None:
+                steps.append(Tap(name))
+            else:
+                raise KeyScriptError(f"unknown key {match.group(0)} at position {pos}")
+            pos = match.end()
+            continue
+        char_steps = _char_steps(char)
+        if char_steps is None:
+            raise KeyScriptError(f"no key types {char!r} (position {pos})")
+        steps.extend(char_steps)
+        pos += 1
+    return steps

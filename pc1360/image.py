@@ -1,0 +1,127 @@
+"""Program lines and the program image (basic_format.md §1.4).
+
+A line is stored as: line number (2 bytes, high first), LEN (bytes after LEN, the final
+0x0D included), the body, 0x0D. The *image* is the lines one after another, the layout of
+a PocketTools .img file. In RAM the image sits between two 0xFF marks; a further 0xFF
+where a line would start begins a MERGEd block.
+"""
+
+from dataclasses import dataclass
+
+from construct import (
+    Bytes,
+    Const,
+    GreedyRange,
+    Int8ub,
+    Int16ub,
+    Optional,
+    Rebuild,
+    Struct,
+    Terminated,
+    len_,
+    this,
+)
+
+from pc1360.errors import FormatError
+from pc1360.keywords import LINE_REF, PREFIX, TYPED_COST
+
+MAX_LINE_NUMBER = 0xFEFF  # 65279: a line number never has 0xFF as its high byte
+MAX_TYPED = 80  # the input buffer at &FD20 holds 80 characters
+MAX_STORED = 0xFF  # LEN is one byte
+END_MARK = 0xFF
+CR = 0x0D
+
+
+# The line record and the PocketTools .img file, described declaratively. Line.to_bytes and
+# split_image are the fast equivalents that also name the offset of any damage (and
+# salvage); the tests check that they agree with these descriptions.
+LINE = Struct(
+    "number" / Int16ub,
+    "length" / Rebuild(Int8ub, len_(this.body) + 1),
+    "body" / Bytes(this.length - 1),
+    Const(b"\r"),
+)
+IMG_FILE = Struct("lines" / GreedyRange(LINE), "end_mark" / Optional(Const(b"\xff")), Terminated)
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int
+    body: bytes  # without the line number, LEN and the final 0x0D
+
+    def to_bytes(self):
+        return bytes((self.number >> 8, self.number & 0xFF, len(self.body) + 1)) + self.body + b"\r"
+
+
+def build_image(lines):
+    """The image of `lines`, in the order given."""
+    return b"".join(line.to_bytes() for line in lines)
+
+
+def typed_length(line):
+    """The fewest characters that type `line` in PRO mode: the line number, each keyword
+    as its shortest abbreviation, each compiled line reference as its digits, every other
+    byte as one character, no optional spaces. A lower bound: a line above MAX_TYPED cannot
+    be typed, and whatever the lister shows for a line at or below it can be typed back."""
+    body = line.body
+    cost = len(str(line.number))
+    i = 0
+    while i < len(body):
+        byte = body[i]
+        if byte == PREFIX and i + 1 < len(body):
+            cost += TYPED_COST.get(body[i + 1], 2)
+            i += 2
+        elif byte == LINE_REF and i + 2 < len(body):
+            cost += len(str(body[i + 1] << 8 | body[i + 2]))
+            i += 3
+        else:
+            cost += 1
+            i += 1
+    return cost
+
+
+def split_image(data, start=0, end=None, problems=None, *, blocks=True):
+    """The Lines of the image held in data[start:end].
+
+    A 0xFF where a line would start ends a MERGE block; the lines of every block are
+    returned in order (with blocks=False the first such 0xFF ends the image). Damage (a line running past the end, LEN 0, no 0x0D where LEN says
+    the line ends) raises FormatError naming the byte offset. Given a `problems` list
+    (salvage), the lines before the damage are returned and the error is appended to it.
+    """
+    end = len(data) if end is None else end
+    lines = []
+    pos = start
+    while pos < end:
+        if data[pos] == END_MARK:
+            if not blocks:
+                break
+            pos += 1
+            continue
+        try:
+            line, pos = _read_line(data, pos, end)
+        except FormatError as exc:
+            if problems is None:
+                raise
+            problems.append(exc)
+            break
+        lines.append(line)
+    return lines
+
+
+def _read_line(data, pos, end):
+    if pos + 3 > end:
+        raise FormatError(f"line header cut off: {end - pos} byte(s) left where a line starts",
+                          offset=pos)
+    number = data[pos] << 8 | data[pos + 1]
+    length = data[pos + 2]
+    if length == 0:
+        raise FormatError(f"line {number}: length byte is 0 (it counts the final 0x0D)",
+                          offset=pos + 2)
+    stop = pos + 3 + length  # one past the 0x0D
+    if stop > end:
+        raise FormatError(f"line {number}: length byte {length} runs past the end of the data "
+                          f"({end - pos - 3} byte(s) left)", offset=pos + 2)
+    if data[stop - 1] != CR:
+        raise FormatError(f"line {number}: no 0x0D where the length byte {length} says the line "
+                          f"ends (found 0x{data[stop - 1]:02X})", offset=stop - 1)
+    return Line(number, bytes(data[pos + 3:stop - 1])), stop
