@@ -5,13 +5,13 @@ as the machine's bytes, draws into display RAM and reads the keyboard set, so th
 machine facade cannot tell it from the firmware engine: `PC1360(engine="builtin")`.
 
 Modules, bottom up:
-    errors   the machine's error numbers        bcd       numbers: bytes, maths, text
+    basic_errors  error numbers             bcd       numbers: bytes, maths, text
     font     our own 5x7 glyphs                 screen    text/dots in display RAM
-    vars     variables in RAM                   program   lines and pointers in RAM
-    tokens   keyword codes (pc1360 table)       costs     cycles of expression parts
+    vars     variables in RAM                   stored_program  lines and pointers in RAM
+    token_codes  keyword codes (pc1360 table)       costs     cycles of expression parts
     expr     expressions                        interp    the statement loop
     statements, output   the statement handlers (registered by keyword name)
-    typed    keyboard text <-> tokens           keycodes  key names -> codes
+    typed    keyboard text <-> tokens           typed_codes  key names -> codes
     input, listview      INPUT and LIST for    engine    BuiltinEngine: keys, modes,
                          the engine                       the terminal, time
 
