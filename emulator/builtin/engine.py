@@ -117,9 +117,6 @@ ENGINE_STATE = ("state", "mode", "line", "input_row", "last_result", "last_shown
                 "error_lock", "input_items", "input_prompt", "input_keep", "input_col", "input_top", "input_len", "key_waits", "clock",
                 "list_addr", "cur", "block_at", "blink_start", "recalled", "edit_addr", "error_at",
                 "error_cur", "end_prompt", "cleared", "key_queue", "key_busy", "key_settle", "wait_stop")
-INTERP_STATE = ("pos", "line", "line_addr", "for_stack", "gosub_stack", "data_pos",
-                "running", "pending", "jumped", "stopped_at", "angle", "wait", "using",
-                "cursor", "gcursor", "line_end", "trace", "aread", "resume_input", "stepping", "skip_trace", "trace_extra")
 SCREEN_STATE = ("row", "col", "done")
 
 
@@ -270,26 +267,23 @@ class BuiltinEngine(EditorMixin, EnterMixin, InputMixin, ListMixin, SoundMixin, 
 
     def snapshot_state(self):
         interp, screen = self.interp, self.screen
-        return copy.deepcopy((tuple(getattr(self, n) for n in ENGINE_STATE),
-                              tuple(getattr(interp, n) for n in INTERP_STATE),
-                              tuple(getattr(screen, n) for n in SCREEN_STATE)))
+        return (copy.deepcopy(tuple(getattr(self, n) for n in ENGINE_STATE)), interp.save_state(),
+                copy.deepcopy(tuple(getattr(screen, n) for n in SCREEN_STATE)))
 
     def restore_state(self, state):
-        mine, interp, screen = copy.deepcopy(state)
-        for target, names, values in ((self, ENGINE_STATE, mine),
-                                      (self.interp, INTERP_STATE, interp),
-                                      (self.screen, SCREEN_STATE, screen)):
+        mine, interp, screen = state
+        for target, names, values in ((self, ENGINE_STATE, copy.deepcopy(mine)),
+                                      (self.screen, SCREEN_STATE, copy.deepcopy(screen))):
             for name, value in zip(names, values):
                 setattr(target, name, value)
-        self.interp.vars.invalidate()
-        self.interp.program.changed()
+        self.interp.load_state(interp)
 
     def power_state(self):
         """What the card file keeps while the machine is off (persist.py); the
         program, variables and display are in the machine's memory."""
         return persist.dump({
             "engine": {n: getattr(self, n) for n in ENGINE_STATE if n != "prev_keys"},
-            "interp": {n: getattr(self.interp, n) for n in INTERP_STATE},
+            "interp": vars(self.interp.save_state()),
             "screen": {n: getattr(self.screen, n) for n in SCREEN_STATE + ("scrolls",)}})
 
     def resume(self, blob):

@@ -9,7 +9,9 @@ pause, INPUT) leaves a request in `pending` and the engine serves it before the
 next statement runs.
 """
 
+import copy
 from collections import namedtuple
+from dataclasses import dataclass, field, fields
 from decimal import ROUND_HALF_UP, Context, Decimal
 
 from emulator.builtin import bcd, costs
@@ -63,6 +65,34 @@ def statement(name, cost=3000):
     return register
 
 
+@dataclass
+class RunState:
+    """What the interpreter knows of a run between two run() calls: the snapshot and
+    the power-off state are made of this (engine.py)."""
+    pos: int = 0
+    line: int = 0
+    line_addr: int | None = None
+    for_stack: list = field(default_factory=list)       # [FORLoop]
+    gosub_stack: list = field(default_factory=list)     # [Return]
+    data_pos: int | None = None
+    running: bool = False
+    pending: tuple | None = None
+    jumped: bool = False
+    stopped_at: tuple | None = None                     # (pos, line, line_addr)
+    angle: str = bcd.DEG
+    wait: int | None = None
+    using: tuple | None = None
+    cursor: tuple | None = None
+    gcursor: tuple = (0, 7)
+    line_end: tuple = (0, 0)
+    trace: bool = False
+    aread: bytes = b""
+    resume_input: list | None = None
+    stepping: bool = False
+    skip_trace: bool = False
+    trace_extra: int = 0
+
+
 class Interpreter(Expressions):
     """Runs statements against `mem`, `screen` (screen.Screen) and `host` (the engine:
     inkey(), now(), poke(addr, value))."""
@@ -106,6 +136,17 @@ class Interpreter(Expressions):
         self.stepping = False       # DOWN at a wait: trace line by line as TRON does
         self.skip_trace = False     # RETURN to a line's end goes on without a trace stop
         self.trace_extra = 0        # the next trace line's cycles after DOWN (engine.py)
+
+    def save_state(self):
+        """A copy of the run state (RunState)."""
+        return RunState(**{f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(RunState)})
+
+    def load_state(self, state):
+        """Go on from a save_state()."""
+        for f in fields(RunState):
+            setattr(self, f.name, copy.deepcopy(getattr(state, f.name)))
+        self.vars.invalidate()
+        self.program.changed()
 
     # ------------------------------------------------------------ host hooks
 
