@@ -22,7 +22,7 @@ there, not compared by the suite): the distribution of the ratios, and the steps
 furthest off. Steps shorter than --min-seconds on the firmware are left out (typing
 and settling dominate them).
 
---capture measures the short programs of tests/emulator/data/timing_reference.json on
+--capture measures the short programs of tests/emulator/builtin/data/timing_reference.json on
 the firmware engine and writes their cycles there (test_basic_timing.py checks the
 built-in engine against them).
 """
@@ -46,7 +46,7 @@ QUIET_GAP = 8_000       # cycles: strobes closer than this belong to one key-wai
 SPELL = 3               # strobes that make a spell (machine.READY_STROBES)
 MAX_SECONDS = 120       # emulated seconds a program may run before the bench gives up
 PROBE_LOOPS = 20        # passes of a probed statement
-REFERENCE = ROOT / "tests" / "emulator" / "data" / "timing_reference.json"
+REFERENCE = ROOT / "tests" / "emulator" / "builtin" / "data" / "timing_reference.json"
 
 # Each a realistic short program of its kind, 5-30 emulated seconds on the firmware.
 PROGRAMS = {

@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 REFERENCE = json.loads((HERE / "data" / "timing_reference.json").read_text())["programs"]
 TOLERANCE = 0.10
 _SPEC = importlib.util.spec_from_file_location(
-    "bench_timing", HERE.parent.parent / "bench" / "bench_timing.py")
+    "bench_timing", HERE.parents[2] / "bench" / "bench_timing.py")
 bench_timing = importlib.util.module_from_spec(_SPEC)
 _SPEC.loader.exec_module(bench_timing)
 

@@ -1,0 +1,13 @@
+"""What the tests share, imported as `tests.helpers.<module>` (tests/conftest.py has
+pytest rewrite their asserts as in the test modules):
+
+    bare_machine       a machine bus without a CPU, for the built-in engine's unit tests
+    booting            booting a machine past the power-on question, on both engines
+    cpu_harness        the SC61860 opcode harness (FakeBus, make_cpu, run_op)
+    basic_source       reading the BASIC programs' source lines (basic_src/*.bas)
+    kniffel_driver     playing a game program on the emulated machine (generic helpers too)
+    yahtzee_driver, mikazee_driver, mishimash_driver, mikazee_player
+                       the other games' drivers
+    kniffel_model, yahtzee_model, mikazee_model, mishimash_model
+                       independent Python models of the games' rules
+"""
