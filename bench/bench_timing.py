@@ -2,8 +2,6 @@
 
     python bench/bench_timing.py [ROM_DIR] [--only NAME ...]
     python bench/bench_timing.py [ROM_DIR] --probe "A=SIN 30" ["PRINT A" ...]
-    python bench/bench_timing.py --faithful [--min-seconds S]
-    python bench/bench_timing.py [ROM_DIR] --capture
 
 Each program is loaded on a freshly booted machine (blank card cleared with Y, RUN mode)
 and started by typing RUN and ENTER on the keyboard, the same keys for both engines. The
@@ -16,19 +14,13 @@ the built-in column is shown.
 --probe measures statements one by one, the way costs.py's figures were found: cycles
 of `WAIT 0:FOR I=1 TO n:<statement>:NEXT I` less the empty loop, divided by n, on each engine.
 
---faithful runs the faithfulness cases (tests/faithful) on the built-in engine and sets
-each step's emulated seconds against the firmware's in the case's reference (recorded
-there, not compared by the suite): the distribution of the ratios, and the steps
-furthest off. Steps shorter than --min-seconds on the firmware are left out (typing
-and settling dominate them).
-
---capture measures the short programs of tests/emulator/data/timing_reference.json on
-the firmware engine and writes their cycles there (test_basic_timing.py checks the
-built-in engine against them).
+The faithfulness cases' step times against the firmware's are reported by
+`python tests/faithful/report.py --timing`; the firmware's cycles that
+test_basic_timing.py holds the built-in engine to are measured by
+`python tests/helpers/program_timing.py` (the same measurement as this script's).
 """
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -46,7 +38,6 @@ QUIET_GAP = 8_000       # cycles: strobes closer than this belong to one key-wai
 SPELL = 3               # strobes that make a spell (machine.READY_STROBES)
 MAX_SECONDS = 120       # emulated seconds a program may run before the bench gives up
 PROBE_LOOPS = 20        # passes of a probed statement
-REFERENCE = ROOT / "tests" / "emulator" / "data" / "timing_reference.json"
 
 # Each a realistic short program of its kind, 5-30 emulated seconds on the firmware.
 PROGRAMS = {
@@ -175,79 +166,13 @@ def print_probe(statements, rom_dir):
         print(f"{text:30s} {b_text:>9s} {f_text:>9s} {ratio}")
 
 
-def faithful_ratios(min_seconds):
-    """[(ratio, case, step, firmware s, built-in s)] over the faithfulness cases whose
-    reference is current and whose screens the built-in engine matches at that step."""
-    sys.path.insert(0, str(ROOT / "tests" / "faithful"))
-    import faithful_harness as harness
-    rows = []
-    for name in harness.case_names():
-        case = harness.load_case(harness.CASES_DIR / f"{name}.toml")
-        reference = harness.read_reference(name)
-        if reference is None or reference["case_digest"] != case.digest():
-            continue
-        observed = harness.run_case(case, "builtin")
-        for index, (want, got) in enumerate(zip(reference["steps"], observed)):
-            if want["seconds"] < min_seconds or harness.compare([want], [got]):
-                continue
-            ratio = got["seconds"] / want["seconds"]
-            rows.append((ratio, name, index, want["seconds"], got["seconds"]))
-    return rows
-
-
-def print_faithful(min_seconds):
-    rows = sorted(faithful_ratios(min_seconds))
-    if not rows:
-        print("no steps to compare")
-        return
-    ratios = [row[0] for row in rows]
-    count = len(ratios)
-    print(f"{count} steps of at least {min_seconds:g} firmware s, built-in / firmware seconds:")
-    print(f"  min {ratios[0]:.3f}  10% {ratios[count // 10]:.3f}  median {ratios[count // 2]:.3f}"
-          f"  90% {ratios[count * 9 // 10]:.3f}  max {ratios[-1]:.3f}")
-    for limit in (0.02, 0.05, 0.10, 0.20):
-        within = sum(abs(r - 1) <= limit for r in ratios)
-        print(f"  within {limit:4.0%}: {within:4d} ({within / count:.0%})")
-    print("furthest off:")
-    for ratio, name, index, want, got in sorted(rows, key=lambda r: -abs(r[0] - 1))[:12]:
-        print(f"  {ratio:6.3f}  {name} step {index}: firmware {want:.3f} s, built-in {got:.3f} s")
-
-
-def capture(rom_dir, path=REFERENCE):
-    """Measure the reference programs on the firmware engine and store their cycles."""
-    data = json.loads(path.read_text())
-    for name, entry in data["programs"].items():
-        cycles = time_program(boot("firmware", rom_dir), entry["source"])
-        if cycles is None:
-            raise SystemExit(f"{name}: the program did not get back to the prompt")
-        entry["cycles"] = cycles
-        print(f"{name:10s} {cycles:9d} cycles  {cycles / PC1360.CYCLES_PER_SECOND:7.3f} s")
-    path.write_text(json.dumps(data, indent=1) + "\n")
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("rom", nargs="?", type=Path, default=DEFAULT_ROM, help="ROM directory")
     parser.add_argument("--only", nargs="+", choices=sorted(PROGRAMS), help="programs to run")
     parser.add_argument("--probe", nargs="+", metavar="STATEMENT",
                         help="statements to time one by one")
-    parser.add_argument("--faithful", action="store_true",
-                        help="compare the faithfulness cases' step times with their references")
-    parser.add_argument("--min-seconds", type=float, default=0.3,
-                        help="with --faithful: the shortest firmware step counted")
-    parser.add_argument("--capture", action="store_true",
-                        help="write the firmware's cycles into " + str(REFERENCE.name))
     args = parser.parse_args(argv)
-    if args.capture:
-        try:
-            capture(args.rom)
-        except RomError as exc:
-            print(exc, file=sys.stderr)
-            return 1
-        return 0
-    if args.faithful:
-        print_faithful(args.min_seconds)
-        return 0
     if args.probe:
         print_probe(args.probe, args.rom)
         return 0

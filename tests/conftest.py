@@ -4,6 +4,9 @@ from pathlib import Path
 
 import pytest
 
+# the helpers assert like the test modules that call them (before any of them is imported)
+pytest.register_assert_rewrite("tests.helpers")
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 ROM_DIR = SHARED / "roms" / "pc1360"

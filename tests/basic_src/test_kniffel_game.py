@@ -20,9 +20,9 @@ from collections import Counter
 
 import pytest
 
-import kniffel_model as km
+from tests.helpers import kniffel_model as km
 
-kd = pytest.importorskip("kniffel_driver", exc_type=ImportError)
+kd = pytest.importorskip("tests.helpers.kniffel_driver", exc_type=ImportError)
 
 ENGINES = [pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow]), "builtin"]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import kniffel_model as km
+from tests.helpers import kniffel_model as km
 
 SOURCE = Path(__file__).resolve().parents[2] / "basic_src" / "kniffel.bas"
 ALL_ROLLS = list(itertools.product(range(1, 7), repeat=5))

@@ -12,11 +12,18 @@ their card records.
 
 import pytest
 
-import mikazee_model as mm
-from kniffel_driver import resumed_machine
-from mikazee_player import book, check_sheet, refused, reroll, selected, write_set
+from tests.helpers import mikazee_model as mm
+from tests.helpers.kniffel_driver import resumed_machine
+from tests.helpers.mikazee_player import (
+    book,
+    check_sheet,
+    refused,
+    reroll,
+    selected,
+    write_set,
+)
 
-md = pytest.importorskip("mikazee_driver", exc_type=ImportError)
+md = pytest.importorskip("tests.helpers.mikazee_driver", exc_type=ImportError)
 
 ENGINES = [pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow]), "builtin"]
 

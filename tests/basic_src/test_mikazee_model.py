@@ -6,7 +6,7 @@ import itertools
 
 import pytest
 
-import mikazee_model as mm
+from tests.helpers import mikazee_model as mm
 
 ALL_ROLLS = list(itertools.product(range(1, 7), repeat=5))
 

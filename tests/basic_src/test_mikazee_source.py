@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import mikazee_model as mm
-from basic_source import LINE_REF, fixed_letter_uses, long_words
+from tests.helpers import mikazee_model as mm
+from tests.helpers.basic_source import LINE_REF, fixed_letter_uses, long_words
 
 tokenizer = pytest.importorskip("pc1360.tokenizer")
 program = pytest.importorskip("pc1360.image")

@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-import mikazee_driver as md
-import mikazee_model as mm
-import mikazee_player as mp
 from pc1360.tokenizer import tokenize
+from tests.helpers import mikazee_driver as md
+from tests.helpers import mikazee_model as mm
+from tests.helpers import mikazee_player as mp
 
 BOTH_ENGINES = pytest.mark.parametrize(
     "loaded", ["builtin", pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow])],

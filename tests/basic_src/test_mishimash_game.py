@@ -16,9 +16,9 @@ Runtime (shared 2-core machine): see basic_src/mishimash.md.
 
 import pytest
 
-import mishimash_model as mm
+from tests.helpers import mishimash_model as mm
 
-md = pytest.importorskip("mishimash_driver", exc_type=ImportError)
+md = pytest.importorskip("tests.helpers.mishimash_driver", exc_type=ImportError)
 
 ENGINES = [pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow]), "builtin"]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import mishimash_model as mm
+from tests.helpers import mishimash_model as mm
 
 SOURCE = Path(__file__).resolve().parents[2] / "basic_src" / "mishimash.bas"
 

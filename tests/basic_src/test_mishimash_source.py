@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from basic_source import code_parts, fixed_letter_uses, long_words
+from tests.helpers.basic_source import code_parts, fixed_letter_uses, long_words
 
 tokenizer = pytest.importorskip("pc1360.tokenizer")
 program = pytest.importorskip("pc1360.image")

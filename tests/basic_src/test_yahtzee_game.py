@@ -13,10 +13,10 @@ turn counter R is poked to 13 (or 12) at the start of each game, so a game ends 
 
 import pytest
 
-import yahtzee_model as ym
-from kniffel_driver import resumed_machine
+from tests.helpers import yahtzee_model as ym
+from tests.helpers.kniffel_driver import resumed_machine
 
-yd = pytest.importorskip("yahtzee_driver", exc_type=ImportError)
+yd = pytest.importorskip("tests.helpers.yahtzee_driver", exc_type=ImportError)
 
 ENGINES = [pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow]), "builtin"]
 

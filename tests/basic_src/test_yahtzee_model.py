@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import yahtzee_model as ym
+from tests.helpers import yahtzee_model as ym
 
 SOURCE = Path(__file__).resolve().parents[2] / "basic_src" / "yahtzee.bas"
 ALL_ROLLS = list(itertools.product(range(1, 7), repeat=5))

@@ -2,9 +2,9 @@
 
 import pytest
 
-from booting import ENGINES, boot_cleared
 from emulator.machine.facade import PC1360
 from emulator.machine.romset import RomSet, load
+from tests.helpers.booting import ENGINES, boot_cleared
 
 
 class IdleEngine:

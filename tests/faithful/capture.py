@@ -18,10 +18,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import faithful_harness as harness  # noqa: E402
+from tests.faithful import faithful_harness as harness  # noqa: E402
 
 
 def select(patterns, stale=False):

@@ -4,9 +4,15 @@
     python tests/faithful/report.py -v               # and the first difference of each failure
     python tests/faithful/report.py --update-known   # rewrite known_failures.txt from this run
     python tests/faithful/report.py --corpus         # also the corpus runs (needs the ROM)
+    python tests/faithful/report.py --timing [--min-seconds S]
 
 known_failures.txt keeps the reason already written for a case that still fails; a new
 failure gets the first difference as its reason; a case that passes is dropped.
+
+--timing sets each step's emulated seconds on the built-in engine against the firmware's
+in the case's reference (recorded there, not compared by the suite): the distribution of
+the ratios, and the steps furthest off. Steps shorter than --min-seconds on the firmware
+are left out (typing and settling dominate them).
 """
 
 import argparse
@@ -14,10 +20,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import faithful_harness as harness  # noqa: E402
+from tests.faithful import faithful_harness as harness  # noqa: E402
 
 HEADER = """\
 # Faithfulness cases the built-in engine does not pass yet: `NAME  reason`, one a line.
@@ -87,12 +92,55 @@ def write_known(results, known):
     harness.KNOWN_FAILURES.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def timing_ratios(min_seconds):
+    """[(ratio, case, step, firmware s, built-in s)] over the faithfulness cases whose
+    reference is current and whose screens the built-in engine matches at that step."""
+    rows = []
+    for name in harness.case_names():
+        case = harness.load_case(harness.CASES_DIR / f"{name}.toml")
+        reference = harness.read_reference(name)
+        if reference is None or reference["case_digest"] != case.digest():
+            continue
+        observed = harness.run_case(case, "builtin")
+        for index, (want, got) in enumerate(zip(reference["steps"], observed)):
+            if want["seconds"] < min_seconds or harness.compare([want], [got]):
+                continue
+            ratio = got["seconds"] / want["seconds"]
+            rows.append((ratio, name, index, want["seconds"], got["seconds"]))
+    return rows
+
+
+def print_timing(min_seconds):
+    rows = sorted(timing_ratios(min_seconds))
+    if not rows:
+        print("no steps to compare")
+        return
+    ratios = [row[0] for row in rows]
+    count = len(ratios)
+    print(f"{count} steps of at least {min_seconds:g} firmware s, built-in / firmware seconds:")
+    print(f"  min {ratios[0]:.3f}  10% {ratios[count // 10]:.3f}  median {ratios[count // 2]:.3f}"
+          f"  90% {ratios[count * 9 // 10]:.3f}  max {ratios[-1]:.3f}")
+    for limit in (0.02, 0.05, 0.10, 0.20):
+        within = sum(abs(r - 1) <= limit for r in ratios)
+        print(f"  within {limit:4.0%}: {within:4d} ({within / count:.0%})")
+    print("furthest off:")
+    for ratio, name, index, want, got in sorted(rows, key=lambda r: -abs(r[0] - 1))[:12]:
+        print(f"  {ratio:6.3f}  {name} step {index}: firmware {want:.3f} s, built-in {got:.3f} s")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-v", "--verbose", action="store_true")
     parser.add_argument("--update-known", action="store_true")
     parser.add_argument("--corpus", action="store_true")
+    parser.add_argument("--timing", action="store_true",
+                        help="compare the cases' step times with their references")
+    parser.add_argument("--min-seconds", type=float, default=0.3,
+                        help="with --timing: the shortest firmware step counted")
     args = parser.parse_args(argv)
+    if args.timing:
+        print_timing(args.min_seconds)
+        return
     names = harness.case_names()
     if args.corpus:
         names += list(harness.corpus_entries())

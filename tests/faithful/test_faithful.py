@@ -21,7 +21,7 @@ import os
 
 import pytest
 
-import faithful_harness as harness
+from tests.faithful import faithful_harness as harness
 
 CASES = harness.case_names()
 KNOWN = harness.read_known_failures()

@@ -3,7 +3,7 @@
 
 import pytest
 
-import faithful_harness as harness
+from tests.faithful import faithful_harness as harness
 
 BLANK_ROW = "0" * 38
 

@@ -1,4 +1,5 @@
-"""RAM-card image and the memory writes that put a program into a running machine."""
+"""RAM-card image and the memory writes that put a program into a running machine (the
+firmware runs them in tests/emulator/machine/test_ramcard_firmware.py)."""
 
 import pytest
 
@@ -72,17 +73,3 @@ def test_damaged_card():
     with pytest.raises(FormatError, match="line 10"):
         read_card(card)
 
-
-@pytest.mark.rom
-def test_writes_put_a_program_into_the_running_firmware(rom_dir):
-    machine_module = pytest.importorskip("emulator.machine.facade")
-    machine = machine_module.PC1360(rom_dir=rom_dir, card_kb=16)
-    machine.key_wait_ready(5)
-    machine.type_keys("Y")  # the cold-boot card question
-    machine.key_wait_ready()
-    for address, data in program_writes(tokenize('10 PRINT "HI":GOTO 10\n20 END\n'), 16):
-        for offset, value in enumerate(data):
-            machine.poke(address + offset, value)
-    machine.type_keys("{MODE}LIST{ENTER}")
-    machine.key_wait_ready()
-    assert [row.rstrip() for row in machine.screen_text()[:2]] == ['10:PRINT "HI": GOTO 10', "20:END"]

@@ -1,34 +1,31 @@
 """The built-in engine's emulated time against the firmware engine's (issue 4).
 
 Short programs (a loop, strings, math functions, PRINT, graphics, jumps, DIM, BEEP) are
-timed from the press of ENTER after RUN to the prompt's key wait, as bench/bench_timing.py
-times its five benchmarks. The firmware's cycles are stored in
-data/timing_reference.json (`python bench/bench_timing.py --capture` measures them
-again); the built-in engine must come within TOLERANCE of each.
+timed from the press of ENTER after RUN to the prompt's key wait
+(tests/helpers/program_timing.py), as bench/bench_timing.py times its five benchmarks.
+The firmware's cycles are stored in data/timing_reference.json (`python
+tests/helpers/program_timing.py` measures them again); the built-in engine must come
+within TOLERANCE of each.
 """
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
 from emulator.machine.facade import KEY_HOLD
+from tests.helpers import program_timing
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = json.loads((HERE / "data" / "timing_reference.json").read_text())["programs"]
 TOLERANCE = 0.10
-_SPEC = importlib.util.spec_from_file_location(
-    "bench_timing", HERE.parent.parent / "bench" / "bench_timing.py")
-bench_timing = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(bench_timing)
 
 
 @pytest.mark.parametrize("name", sorted(REFERENCE))
 def test_builtin_time_is_the_firmwares(name):
     entry = REFERENCE[name]
-    machine = bench_timing.boot("builtin", None)
-    cycles = bench_timing.time_program(machine, entry["source"])
+    machine = program_timing.boot("builtin", None)
+    cycles = program_timing.time_program(machine, entry["source"])
     assert cycles is not None, f"{name}: the program never got back to the prompt"
     ratio = cycles / entry["cycles"]
     assert abs(ratio - 1) <= TOLERANCE, (
@@ -42,16 +39,16 @@ def test_compiled_statements_take_the_interpreters_time(name):
     LINE's dots, GPRINT's items)."""
     times = []
     for compiling in (True, False):
-        machine = bench_timing.boot("builtin", None)
+        machine = program_timing.boot("builtin", None)
         machine.engine.interp.compiling = compiling
-        times.append(bench_timing.time_program(machine, REFERENCE[name]["source"]))
+        times.append(program_timing.time_program(machine, REFERENCE[name]["source"]))
     assert times[0] == times[1]
 
 
 def test_an_endless_program_is_reported_as_such(monkeypatch):
-    monkeypatch.setattr(bench_timing, "MAX_SECONDS", 1)
-    machine = bench_timing.boot("builtin", None)
-    assert bench_timing.time_program(machine, "10 GOTO 10\n") is None
+    monkeypatch.setattr(program_timing, "MAX_SECONDS", 1)
+    machine = program_timing.boot("builtin", None)
+    assert program_timing.time_program(machine, "10 GOTO 10\n") is None
 
 
 @pytest.mark.rom
@@ -60,8 +57,8 @@ def test_firmware_time_matches_builtin_live(rom_dir):
     """The stored figure is still what the firmware takes, and the built-in engine
     comes within TOLERANCE of a live firmware run."""
     source = REFERENCE["loop"]["source"]
-    firmware = bench_timing.time_program(bench_timing.boot("firmware", rom_dir), source)
-    builtin = bench_timing.time_program(bench_timing.boot("builtin", None), source)
+    firmware = program_timing.time_program(program_timing.boot("firmware", rom_dir), source)
+    builtin = program_timing.time_program(program_timing.boot("builtin", None), source)
     assert abs(firmware - REFERENCE["loop"]["cycles"]) < 2_000
     assert abs(builtin / firmware - 1) <= TOLERANCE
 
@@ -79,7 +76,7 @@ TYPED_LINES = {
 @pytest.mark.parametrize("line", sorted(TYPED_LINES))
 def test_typed_line_takes_the_firmwares_time(line):
     """Its length, its expression and its kind (value, error, statement) count."""
-    machine = bench_timing.boot("builtin", None)
+    machine = program_timing.boot("builtin", None)
     machine.type_keys(line)
     machine.key_wait_ready()
     start = machine.cycles

@@ -17,9 +17,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import kniffel_driver as kd
-from kniffel_driver import DriverError
 from pc1360.tokenizer import tokenize
+from tests.helpers import kniffel_driver as kd
+from tests.helpers.kniffel_driver import DriverError
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "yahtzee.bas"

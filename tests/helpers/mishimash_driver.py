@@ -20,8 +20,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import kniffel_driver
 from pc1360.tokenizer import tokenize
+from tests.helpers import kniffel_driver
 
 # The generic pieces of the Kniffel driver (the firmware's line pointer, fixed variable A,
 # an 8 KB machine booted to RUN mode, the error type), re-exported for the tests.

@@ -5,10 +5,10 @@ from decimal import Decimal as D
 
 import pytest
 
-from bare_machine import BareMachine
 from emulator.builtin.basic_errors import BasicError
 from emulator.builtin.engine import BuiltinEngine, tokenize_body
 from pc1360.tokenizer import parse_program
+from tests.helpers.bare_machine import BareMachine
 
 
 def machine_with(source):

@@ -1,6 +1,6 @@
 """The pygame window against a small fake machine (the PC1360 facade's API, no CPU).
 
-Run `python tests/emulator/test_frontend_window.py --regen` to rewrite the stored
+Run `python tests/emulator/frontend/test_frontend_window.py --regen` to rewrite the stored
 screenshot after a deliberate change to the drawing.
 """
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from test_cpu_ops import ORG, FakeBus, make_cpu, run_op
+from tests.helpers.cpu_harness import ORG, FakeBus, make_cpu, run_op
 
 # ---- internal RAM block moves -------------------------------------------------------
 

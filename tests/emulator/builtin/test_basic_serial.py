@@ -1,6 +1,6 @@
 """The built-in engine's OPEN / CLOSE / LOAD / SAVE (emulator/builtin/serial_io.py) on
 their own, with machine.sio as the far end; no ROM needed. The same transfers against
-the firmware engine are in tests/emulator/test_sio_firmware.py and
+the firmware engine are in tests/emulator/connectors/test_sio_firmware.py and
 tests/tools/test_serial_firmware.py (parametrised over both engines)."""
 
 import pytest
@@ -109,7 +109,7 @@ def test_load_and_save_with_the_host_on_machine_sio(machine):
 
 def test_load_store_times_follow_the_firmware_figures():
     """RR low while LOAD stores each line of SMALL: 15162, 24638 and 23740 cycles on the
-    firmware engine (tests/emulator/test_sio_firmware.py measures it live)."""
+    firmware engine (tests/emulator/connectors/test_sio_firmware.py measures it live)."""
     lines = parse_program(SMALL).lines
     for line, firmware in zip(lines, (15162, 24638, 23740)):
         ours = serial_io.model(serial_io.LOAD_LINE, line.number, line.body)
@@ -145,7 +145,7 @@ def test_kniffel_loads_in_the_firmware_time(machine):
 
     from tools import transfer
 
-    kniffel = Path(__file__).resolve().parents[2] / "basic_src" / "kniffel.bas"
+    kniffel = Path(__file__).resolve().parents[3] / "basic_src" / "kniffel.bas"
     if not kniffel.is_file():
         pytest.skip("basic_src/kniffel.bas not present")
     source = kniffel.read_bytes()

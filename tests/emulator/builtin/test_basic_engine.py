@@ -5,12 +5,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bare_machine import BareMachine
 from emulator.builtin import font
 from emulator.builtin.engine import BuiltinEngine
 from emulator.machine import key_script as keys
 from emulator.machine.lcd import LCD
 from pc1360.keywords import KEYWORDS
+from tests.helpers.bare_machine import BareMachine
 
 
 def tap(machine, engine, key):

@@ -9,8 +9,8 @@ off its end or stops writes nothing. Bit 6 drives no SIO pin, ER stays as OPEN l
 
 import pytest
 
-from booting import booted_machine
 from pc1360.tokenizer import tokenize
+from tests.helpers.booting import booted_machine
 
 ER, BIT6 = 0x02, 0x40
 SHADOW = 0x2CBE

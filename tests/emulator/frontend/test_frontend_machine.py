@@ -1,7 +1,7 @@
 """The window driving the real machine: mouse clicks and PC keys reach the firmware's key
 scanner (or the built-in engine), and the LCD shows exactly what display RAM holds.
 
-Run `python tests/emulator/test_frontend_machine.py --regen` to rewrite the stored
+Run `python tests/emulator/frontend/test_frontend_machine.py --regen` to rewrite the stored
 screenshots of a known state (both engines; the firmware one needs ../shared/roms).
 """
 
@@ -192,7 +192,7 @@ def test_known_state_matches_the_stored_png_in_the_lcd_area(engine, request, tmp
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["--regen"]:
-        roms = Path(__file__).resolve().parents[3] / "shared" / "roms" / "pc1360"
+        roms = Path(__file__).resolve().parents[4] / "shared" / "roms" / "pc1360"
         for name in ("firmware", "builtin"):
             print(known_state_screenshot(name, roms if name == "firmware" else None,
                                          DATA / f"frontend_{name}_sum.png"))

@@ -16,8 +16,8 @@ insist that its rule set's options really came up.
 
 import random
 
-import mikazee_driver as md
-import mikazee_model as mm
+from tests.helpers import mikazee_driver as md
+from tests.helpers import mikazee_model as mm
 
 ROW_COUNT = 19  # sheet rows the cursor moves over (13 cells + 6 sum rows)
 

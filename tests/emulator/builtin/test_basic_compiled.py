@@ -4,11 +4,11 @@ every run() call, errors included."""
 
 import pytest
 
-from bare_machine import BareMachine
 from emulator.builtin import bcd, compile_expr
 from emulator.builtin.engine import RUNNING, BuiltinEngine, tokenize_body
 from emulator.builtin.interp import ANSWER, ANSWER_END
 from pc1360.tokenizer import parse_program
+from tests.helpers.bare_machine import BareMachine
 
 PROGRAMS = {
     "counters": "10 A=A+1:B=B+2:C=C-.5:D=D*1.01:IF A<300 GOTO 10\n20 E=A+B+C+D",

@@ -78,7 +78,7 @@ TRANSFERS = {"JRP", "JRM", "JRNZP", "JRNZM", "JRZP", "JRZM", "JRNCP", "JRNCM", "
 
 
 def test_table_length_and_fixed_cost_drive_execution():
-    from test_cpu_ops import ORG, make_cpu
+    from tests.helpers.cpu_harness import ORG, make_cpu
     cpu = make_cpu()
     for op in OPS:
         if op.mnemonic in TRANSFERS:

@@ -1,5 +1,6 @@
 """Booting a machine past its power-on question, for the tests that run on both engines
-(the `booted` fixture in conftest.py keeps the firmware one booted per module)."""
+(the `booted` fixture in tests/emulator/conftest.py keeps the firmware one booted per
+module)."""
 
 import pytest
 

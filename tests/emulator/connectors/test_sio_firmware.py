@@ -19,16 +19,16 @@ from pathlib import Path
 
 import pytest
 
-from booting import ENGINES, booted_machine
 from emulator.connectors.serial_line import CPU_HZ, FrameFormat
 from emulator.connectors.sio import PtyLink
 from emulator.machine import card_file as card
 from pc1360.ramcard import read_card
 from pc1360.tokenizer import parse_program, tokenize
+from tests.helpers.booting import ENGINES, booted_machine
 from tools import cmd_machine, transfer
 from tools.cli import main
 
-KNIFFEL = Path(__file__).resolve().parents[2] / "basic_src" / "kniffel.bas"
+KNIFFEL = Path(__file__).resolve().parents[3] / "basic_src" / "kniffel.bas"
 SMALL = '10 PRINT "HI":GOTO 10\n20 A=1.5E3:B$="X":REM OK\n30 FOR I=1 TO 3:PRINT I:NEXT I\n'
 START_PTR, END_PTR = 0xFFD7, 0xFFD9
 ER, RR = 0x02, 0x04  # 0x3800 bits 1 and 2

@@ -24,9 +24,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import kniffel_driver as kd  # generic helpers only (boot, the stored lines)
-import mikazee_model as mm
 from pc1360.tokenizer import tokenize
+
+# kd: the generic helpers only (boot, the stored lines)
+from tests.helpers import kniffel_driver as kd
+from tests.helpers import mikazee_model as mm
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "mikazee.bas"
