@@ -34,7 +34,8 @@ import os
 
 import serial
 
-from emulator.connectors.serial_line import SIO_LATCH, FrameFormat, SioPort
+from emulator.connectors.serial_line import FrameFormat, SioPort
+from pc1360.facts import SIO_LATCH
 
 _LATCH_PAGES = 0xFE00  # the latch answers at 0x3800-0x39FF
 READ_CHUNK = 4096

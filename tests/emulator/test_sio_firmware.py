@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 
 from booting import ENGINES, booted_machine
-from emulator.connectors.serial_line import CPU_HZ, FrameFormat
+from emulator.connectors.serial_line import FrameFormat
 from emulator.connectors.sio import PtyLink
 from emulator.machine import card_file as card
+from pc1360.facts import CYCLES_PER_SECOND
 from pc1360.ramcard import read_card
 from pc1360.tokenizer import parse_program, tokenize
 from tools import cmd_machine, transfer
@@ -71,13 +72,13 @@ def run_until(machine, done, seconds, pace=None):
     """Run in 50 ms steps until done() holds before and after a step (the step pumps in
     what a thread wrote just before it ended), at most `seconds` emulated; with `pace`,
     no faster than `pace` times real time."""
-    deadline = machine.cycles + seconds * CPU_HZ
+    deadline = machine.cycles + seconds * CYCLES_PER_SECOND
     start_cycles, start_wall = machine.cycles, time.monotonic()
     while True:
         before = done()
         machine.run_for(0.05)
         if pace:
-            ahead = (machine.cycles - start_cycles) / CPU_HZ / pace \
+            ahead = (machine.cycles - start_cycles) / CYCLES_PER_SECOND / pace \
                 - (time.monotonic() - start_wall)
             if ahead > 0:
                 time.sleep(ahead)
@@ -125,7 +126,7 @@ def load_over_pty(machine, source, settings=PTY):
     assert machine.key_wait_ready()
     assert result.get("value") == sum(map(len, chunks)), result
     assert machine.sio.errors == []
-    return (machine.cycles - start) / CPU_HZ
+    return (machine.cycles - start) / CYCLES_PER_SECOND
 
 
 def save_over_pty(machine, settings=PTY):
