@@ -37,7 +37,8 @@ SYMBOL_BITS = {0: "SHIFT", 1: "DEF", 2: "PRINT", 3: "BIT3", 4: "RUN", 5: "PRO", 
                7: "SML"}
 SYSTEM_RAM = (LCD_BASE, BANK_WINDOW)   # display and system RAM, kept while the machine is off
 
-# ---- keyboard (tests/emulator/test_keyboard.py): a K-row number written here selects the row
+# ---- keyboard (tests/emulator/test_keyboard.py, test_machine_bus.py): a K-row number
+# written to the strobe selects that row
 KEY_STROBE_ADDR = 0x3E00               # the strobe answers in 0x3E00-0x3FFF
 KEYWAIT_STROBE = 0x3F                  # what the firmware's key-wait loop writes there
 

@@ -29,7 +29,7 @@ import pytest
 from emulator.connectors.serial_line import FrameFormat, SioPort
 from emulator.machine.facade import PC1360
 from emulator.machine.romset import load
-from pc1360.facts import CYCLES_PER_SECOND, LATCH_RR, SIO_LATCH
+from pc1360.facts import CYCLES_PER_SECOND, END_PTR, LATCH_RR, SIO_LATCH, START_PTR
 from pc1360.tokenizer import parse_program, tokenize
 from tools import cmd_serial, transfer
 from tools.cli import main
@@ -38,7 +38,6 @@ ENGINES = [pytest.param("firmware", marks=pytest.mark.rom), "builtin"]
 
 KNIFFEL = Path(__file__).resolve().parents[2] / "basic_src" / "kniffel.bas"
 SMALL = '10 PRINT "HI":GOTO 10\n20 A=1.5E3:B$="X":REM OK\n'
-START_PTR, END_PTR = 0xFFD7, 0xFFD9  # the program between two 0xFF marks (hardware.md §9)
 DEFAULT = transfer.Settings()
 
 

@@ -42,6 +42,14 @@ def test_frame_bits_7e2_adds_even_parity_and_two_stops():
     assert frame_bits(0x43, FrameFormat(1200, 7, "E", 2)) == (0, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1)
 
 
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_stop_index_is_where_the_stop_bits_start(fmt):
+    bits = frame_bits(0, fmt)  # all data bits SPACE, so only parity and stops can be MARK
+    assert len(bits) == fmt.bits_per_frame
+    assert bits[fmt.stop_index:] == (MARK,) * fmt.stop_bits
+    assert fmt.stop_index == 1 + fmt.data_bits + (fmt.parity != "N")
+
+
 @pytest.mark.parametrize("value,parity,expected", [
     (0x00, "E", 0), (0x00, "O", 1), (0x01, "E", 1), (0x01, "O", 0), (0x03, "E", 0), (0x7F, "O", 0),
     (0x55, "N", None)])
