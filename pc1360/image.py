@@ -29,6 +29,8 @@ from pc1360.token_walk import KEYWORD, LINE_NUMBER, walk
 
 MAX_TYPED = 80  # the input buffer at &FD20 holds 80 characters
 MAX_STORED = 0xFF  # LEN is one byte
+CR_BYTE = bytes((CR,))
+END_BYTE = bytes((END_MARK,))
 
 
 # The line record and the PocketTools .img file, described declaratively. Line.to_bytes and
@@ -38,9 +40,9 @@ LINE = Struct(
     "number" / Int16ub,
     "length" / Rebuild(Int8ub, len_(this.body) + 1),
     "body" / Bytes(this.length - 1),
-    Const(b"\r"),
+    Const(CR_BYTE),
 )
-IMG_FILE = Struct("lines" / GreedyRange(LINE), "end_mark" / Optional(Const(b"\xff")), Terminated)
+IMG_FILE = Struct("lines" / GreedyRange(LINE), "end_mark" / Optional(Const(END_BYTE)), Terminated)
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,13 @@ class Line:
     body: bytes  # without the line number, LEN and the final 0x0D
 
     def to_bytes(self):
-        return bytes((self.number >> 8, self.number & 0xFF, len(self.body) + 1)) + self.body + b"\r"
+        return bytes((self.number >> 8, self.number & 0xFF, len(self.body) + 1)) + self.body + CR_BYTE
+
+
+def lines_only(image):
+    """The line records of `image` (.img layout): a trailing 0xFF end mark is dropped."""
+    image = bytes(image)
+    return image[:-1] if image.endswith(END_BYTE) else image
 
 
 def build_image(lines):

@@ -32,7 +32,7 @@ from pc1360.facts import (
     START_PTR,
     SYSTEM_END_COPY,
 )
-from pc1360.image import split_image
+from pc1360.image import END_BYTE, lines_only, split_image
 
 POINTERS = Struct("start" / Int16ul, "end" / Int16ul, "merge" / Int16ul, "variables" / Int16ul)
 COPIES = Struct("start" / Int16ul, "end" / Int16ul, "merge" / Int16ul)
@@ -80,15 +80,13 @@ def build_card(image, card_kb=32):
 
 
 def _block(image, card_kb):
-    image = bytes(image)
-    if image.endswith(b"\xff"):
-        image = image[:-1]
+    image = lines_only(image)
     start = card_start(card_kb) + PROGRAM_OFFSET
     end = start + 1 + len(image)
     if end >= DIM_EMPTY:
         raise FormatError(f"a program of {len(image)} bytes does not fit on a {card_kb} KB card "
                           f"({DIM_EMPTY - start - 2} bytes at most)")
-    return b"\xff" + image + b"\xff", start, end
+    return END_BYTE + image + END_BYTE, start, end
 
 
 def card_size_kb(data):

@@ -23,6 +23,7 @@ from construct import Adapter, Bytes, Const, Int8ub, Struct
 from pc1360 import charset, tapesound
 from pc1360.errors import FormatError
 from pc1360.facts import END_MARK
+from pc1360.image import lines_only
 
 FILE_TYPE = 0x72  # BASIC program, extended series (PC-1280/1360/1475)
 PROTECTED_TYPE = 0x73  # the same with a password
@@ -83,9 +84,7 @@ def encode_tap(image, name="", password=None):
     password (CSAVE "name","password") the type is 0x73 and a second block like the
     name's, holding the password, follows the name's checksum (read from the firmware's
     CSAVE)."""
-    image = bytes(image)
-    if image.endswith(b"\xff"):
-        image = image[:-1]
+    image = lines_only(image)
     if not image:
         raise FormatError("empty program: nothing to put on tape")
     name_block = NAME_BLOCK.build({"name": name})
