@@ -23,13 +23,14 @@ from construct import (
 )
 
 from pc1360.errors import FormatError
-from pc1360.keywords import LINE_REF, PREFIX, TYPED_COST
+from pc1360.facts import CR, END_MARK
+from pc1360.keywords import TYPED_COST
+from pc1360.token_walk import KEYWORD, LINE_NUMBER, walk
 
-MAX_LINE_NUMBER = 0xFEFF  # 65279: a line number never has 0xFF as its high byte
 MAX_TYPED = 80  # the input buffer at &FD20 holds 80 characters
 MAX_STORED = 0xFF  # LEN is one byte
-END_MARK = 0xFF
-CR = 0x0D
+CR_BYTE = bytes((CR,))
+END_BYTE = bytes((END_MARK,))
 
 
 # The line record and the PocketTools .img file, described declaratively. Line.to_bytes and
@@ -39,9 +40,9 @@ LINE = Struct(
     "number" / Int16ub,
     "length" / Rebuild(Int8ub, len_(this.body) + 1),
     "body" / Bytes(this.length - 1),
-    Const(b"\r"),
+    Const(CR_BYTE),
 )
-IMG_FILE = Struct("lines" / GreedyRange(LINE), "end_mark" / Optional(Const(b"\xff")), Terminated)
+IMG_FILE = Struct("lines" / GreedyRange(LINE), "end_mark" / Optional(Const(END_BYTE)), Terminated)
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,13 @@ class Line:
     body: bytes  # without the line number, LEN and the final 0x0D
 
     def to_bytes(self):
-        return bytes((self.number >> 8, self.number & 0xFF, len(self.body) + 1)) + self.body + b"\r"
+        return bytes((self.number >> 8, self.number & 0xFF, len(self.body) + 1)) + self.body + CR_BYTE
+
+
+def lines_only(image):
+    """The line records of `image` (.img layout): a trailing 0xFF end mark is dropped."""
+    image = bytes(image)
+    return image[:-1] if image.endswith(END_BYTE) else image
 
 
 def build_image(lines):
@@ -61,22 +68,17 @@ def build_image(lines):
 def typed_length(line):
     """The fewest characters that type `line` in PRO mode: the line number, each keyword
     as its shortest abbreviation, each compiled line reference as its digits, every other
-    byte as one character, no optional spaces. A lower bound: a line above MAX_TYPED cannot
-    be typed, and whatever the lister shows for a line at or below it can be typed back."""
-    body = line.body
+    byte (those of strings and REM text too) as one character, no optional spaces. A lower
+    bound: a line above MAX_TYPED cannot be typed, and whatever the lister shows for a line
+    at or below it can be typed back."""
     cost = len(str(line.number))
-    i = 0
-    while i < len(body):
-        byte = body[i]
-        if byte == PREFIX and i + 1 < len(body):
-            cost += TYPED_COST.get(body[i + 1], 2)
-            i += 2
-        elif byte == LINE_REF and i + 2 < len(body):
-            cost += len(str(body[i + 1] << 8 | body[i + 2]))
-            i += 3
+    for kind, start, end, value in walk(line.body):
+        if kind == KEYWORD:
+            cost += TYPED_COST[value]
+        elif kind == LINE_NUMBER:
+            cost += len(str(value))
         else:
-            cost += 1
-            i += 1
+            cost += end - start
     return cost
 
 

@@ -16,8 +16,8 @@ import io
 from dataclasses import dataclass
 from importlib import resources
 
-PREFIX = 0xFE  # first byte of every keyword
-LINE_REF = 0x1F  # a compiled line number: 0x1F, high byte, low byte
+# LINE_REF only for emulator/builtin, which imports it from here until it uses pc1360.facts
+from pc1360.facts import LINE_REF, PREFIX  # noqa: F401
 
 
 @dataclass(frozen=True)

@@ -20,11 +20,12 @@ long_lines=True for lines that are longer.
 
 from pc1360 import charset
 from pc1360.errors import FormatError
+from pc1360.facts import LINE_REF, PREFIX, QUOTE
 from pc1360.image import split_image
-from pc1360.keywords import BY_CODE, LINE_REF, PREFIX, REM
+from pc1360.keywords import BY_CODE
 from pc1360.tokenizer import tokenize_line
+from pc1360.token_walk import KEYWORD, LINE_NUMBER, REM_TEXT, STRING, walk
 
-_QUOTE = 0x22
 _SPACE = 0x20
 
 
@@ -58,44 +59,36 @@ def _reads_back(text, line):
 def _body_text(body, ascii, form):
     glyphs = charset.TO_ASCII if ascii else charset.TO_TEXT
     out = []
-    i = 0
-    in_string = False
-    while i < len(body):
-        byte = body[i]
-        keyword = BY_CODE.get(body[i + 1]) if byte == PREFIX and i + 1 < len(body) else None
-        if in_string:
-            out.append(_char(byte, glyphs))
-            in_string = byte != _QUOTE
-            i += 1
-        elif keyword is not None and keyword.typed:
+    for kind, start, end, value in walk(body):
+        if kind == STRING:
+            out.extend(_char(byte, glyphs) for byte in body[start:end])
+        elif kind == REM_TEXT:
+            out.append(_rem_text(body[start:end], glyphs))
+        elif kind == KEYWORD and BY_CODE[value].typed:
             # a keyword stands between spaces; that after it is written only when
             # something follows, so a line never ends in a space the machine did not store
             if out and not out[-1].endswith(" "):
                 out.append(" ")
-            out.append(keyword.name)
-            i += 2
-            if keyword.code == REM:
-                if i < len(body):
-                    out.append(" " + _rem_text(body[i:], glyphs))
-                break
-            if i < len(body):
+            out.append(BY_CODE[value].name)
+            if end < len(body):
                 out.append(" ")
-        elif byte == LINE_REF and i + 2 < len(body) and form == _NICE:
-            out.append(str(body[i + 1] << 8 | body[i + 2]))
-            i += 3
-        elif keyword is not None:  # the firmware would store its letters
-            out.append(f"\\x{byte:02X}\\x{keyword.code:02X}")
-            i += 2
-        else:
-            careful = form == _CAREFUL and (chr(byte).isalnum() or byte in b".$" or
-                                            byte == LINE_REF)
-            if byte == _SPACE or 0x61 <= byte <= 0x7A or careful:
-                out.append(f"\\x{byte:02X}")  # would be dropped, upper-cased or re-read
-            else:
-                out.append(_char(byte, glyphs))
-            in_string = byte == _QUOTE
-            i += 1
+        elif kind == KEYWORD:  # the firmware would store its letters
+            out.append(f"\\x{PREFIX:02X}\\x{value:02X}")
+        elif kind == LINE_NUMBER and form == _NICE:
+            out.append(str(value))
+        else:  # a byte, or the three of a line number written carefully
+            out.extend(_plain(byte, glyphs, form) for byte in body[start:end])
     return "".join(out)
+
+
+def _plain(byte, glyphs, form):
+    """A byte outside strings, escaped where the tokenizer would drop it, upper-case it
+    or (written carefully) read it as part of a name, a number or a line reference."""
+    careful = form == _CAREFUL and (chr(byte).isalnum() or byte in b".$" or
+                                    byte in (LINE_REF, QUOTE))
+    if byte == _SPACE or 0x61 <= byte <= 0x7A or careful:
+        return f"\\x{byte:02X}"
+    return _char(byte, glyphs)
 
 
 def _rem_text(rest, glyphs):

@@ -21,15 +21,18 @@ cards, as some notes have it).
 from construct import Int16ul, Struct
 
 from pc1360.errors import FormatError
-from pc1360.image import END_MARK, split_image
-
-CARD_SIZES = {8: 0x2000, 16: 0x4000, 32: 0x8000}  # KB -> bytes
-PROGRAM_OFFSET = 0x30
-POINTERS_AT = 0xFFD7
-CARD_BOUNDS_AT = 0xFFF6  # card start, then card end
-COPIES_OFFSET = 0x07  # from card start
-SYSTEM_END_COPY = 0x283E
-NO_VARIABLES = 0xF9D0  # the DIM pointer when no array exists: the program ends below it
+from pc1360.facts import (
+    CARD_BOUNDS_PTR,
+    CARD_COPIES_OFFSET,
+    CARD_SIZES,
+    DIM_EMPTY,
+    DIM_PTR,
+    END_MARK,
+    PROGRAM_OFFSET,
+    START_PTR,
+    SYSTEM_END_COPY,
+)
+from pc1360.image import END_BYTE, lines_only, split_image
 
 POINTERS = Struct("start" / Int16ul, "end" / Int16ul, "merge" / Int16ul, "variables" / Int16ul)
 COPIES = Struct("start" / Int16ul, "end" / Int16ul, "merge" / Int16ul)
@@ -55,8 +58,8 @@ def program_writes(image, card_kb=32):
     pointers = COPIES.build({"start": start, "end": end, "merge": start})
     return [
         (start, block),
-        (POINTERS_AT, pointers),
-        (card_start(card_kb) + COPIES_OFFSET, pointers),
+        (START_PTR, pointers),
+        (card_start(card_kb) + CARD_COPIES_OFFSET, pointers),
         (SYSTEM_END_COPY, Int16ul.build(end)),
     ]
 
@@ -67,8 +70,8 @@ def build_card(image, card_kb=32):
     base = card_start(card_kb)
     card = bytearray(_size(card_kb))
     writes = program_writes(image, card_kb) + [
-        (POINTERS_AT + 6, Int16ul.build(NO_VARIABLES)),
-        (CARD_BOUNDS_AT, BOUNDS.build({"start": base, "end": 0xFFFF})),
+        (DIM_PTR, Int16ul.build(DIM_EMPTY)),
+        (CARD_BOUNDS_PTR, BOUNDS.build({"start": base, "end": 0xFFFF})),
     ]
     for address, data in writes:
         if address >= base:  # the system RAM copy is not on the card
@@ -77,15 +80,13 @@ def build_card(image, card_kb=32):
 
 
 def _block(image, card_kb):
-    image = bytes(image)
-    if image.endswith(b"\xff"):
-        image = image[:-1]
+    image = lines_only(image)
     start = card_start(card_kb) + PROGRAM_OFFSET
     end = start + 1 + len(image)
-    if end >= NO_VARIABLES:
+    if end >= DIM_EMPTY:
         raise FormatError(f"a program of {len(image)} bytes does not fit on a {card_kb} KB card "
-                          f"({NO_VARIABLES - start - 2} bytes at most)")
-    return b"\xff" + image + b"\xff", start, end
+                          f"({DIM_EMPTY - start - 2} bytes at most)")
+    return END_BYTE + image + END_BYTE, start, end
 
 
 def card_size_kb(data):
@@ -103,13 +104,13 @@ def read_card(data, problems=None):
     if card_kb is None:
         raise FormatError(f"{len(data)} bytes is not the size of an 8, 16 or 32 KB card")
     mask = len(data) - 1
-    pointers = POINTERS.parse(data[POINTERS_AT & mask:])
+    pointers = POINTERS.parse(data[START_PTR & mask:])
     start, end = pointers.start & mask, pointers.end & mask
     try:
         if data[start] != END_MARK or data[end] != END_MARK or end <= start:
             raise FormatError(f"the program pointers (start 0x{pointers.start:04X}, end "
                               f"0x{pointers.end:04X}) do not frame a program with 0xFF marks",
-                              offset=POINTERS_AT & mask)
+                              offset=START_PTR & mask)
     except FormatError as exc:
         if problems is None:
             raise

@@ -22,12 +22,13 @@ from construct import Adapter, Bytes, Const, Int8ub, Struct
 
 from pc1360 import charset, tapesound
 from pc1360.errors import FormatError
+from pc1360.facts import END_MARK
+from pc1360.image import lines_only
 
 FILE_TYPE = 0x72  # BASIC program, extended series (PC-1280/1360/1475)
 PROTECTED_TYPE = 0x73  # the same with a password
 BLOCK = 120
 NAME_LENGTH = 7
-_END = END_MARK = 0xFF
 _KNOWN_TYPES = {0x70: "PC-1350/1401-style BASIC", 0x71: "password-protected PC-1350-style BASIC",
                 0x74: "data file",
                 0x76: "machine-code (CSAVE M) file"}
@@ -83,9 +84,7 @@ def encode_tap(image, name="", password=None):
     password (CSAVE "name","password") the type is 0x73 and a second block like the
     name's, holding the password, follows the name's checksum (read from the firmware's
     CSAVE)."""
-    image = bytes(image)
-    if image.endswith(b"\xff"):
-        image = image[:-1]
+    image = lines_only(image)
     if not image:
         raise FormatError("empty program: nothing to put on tape")
     name_block = NAME_BLOCK.build({"name": name})
@@ -97,7 +96,7 @@ def encode_tap(image, name="", password=None):
         out += block + bytes((checksum(block),))
     total = count = 0
     for index, byte in enumerate(image):
-        if count == BLOCK - 1 and byte == _END and total == 0xE1:
+        if count == BLOCK - 1 and byte == END_MARK and total == 0xE1:
             # The block checksum would then be 0xFF too, and CLOAD takes FF FF for the end.
             raise FormatError("CLOAD would misread this program: a tape block ends in 0xFF "
                               "with the checksum 0xFF (change a line number or some text)",
@@ -108,7 +107,7 @@ def encode_tap(image, name="", password=None):
         if count == BLOCK and index != len(image) - 1:
             out.append(total)
             total = count = 0
-    out += bytes((_END, _END, add_to_checksum(total, _END)))
+    out += bytes((END_MARK, END_MARK, add_to_checksum(total, END_MARK)))
     return bytes(out)
 
 
@@ -188,8 +187,8 @@ def _read_body(data, pos, image):
                 continue
         byte = take("end mark (0xFF 0xFF)")
         total = add_to_checksum(total, byte)
-        if at_line_start and byte == _END:
-            if take("second end mark byte") != _END:
+        if at_line_start and byte == END_MARK:
+            if take("second end mark byte") != END_MARK:
                 raise FormatError("end mark 0xFF not followed by a second 0xFF", offset=pos - 1)
             stored = take("final checksum")
             if stored != total:

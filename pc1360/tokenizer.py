@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 
 from pc1360 import charset
 from pc1360.errors import FormatError
+from pc1360.facts import LINE_REF, MAX_LINE, PREFIX
 from pc1360.image import (
-    MAX_LINE_NUMBER,
     MAX_STORED,
     MAX_TYPED,
     Line,
@@ -42,8 +42,6 @@ from pc1360.keywords import (
     ABBREVIATIONS,
     LINE_NUMBER_FIRST,
     LINE_NUMBER_LISTS,
-    LINE_REF,
-    PREFIX,
     REM,
     TYPED,
 )
@@ -86,12 +84,16 @@ _ESCAPE = re.compile(r"\\x([0-9A-Fa-f]{2})")
 _LINE_NUMBER_CODES = LINE_NUMBER_FIRST | LINE_NUMBER_LISTS
 # Pieces of a tokenized body for the line-number pass: a string or REM to its end, a
 # keyword, digits, one of : , ( ), or a run of anything else.
-_PIECES = re.compile('"[^"]*"?|\xfe\x59.*|\xfe.|[0-9]+|[:,()]|[^"\xfe0-9:,()]+', re.DOTALL)
+_KEYWORD_TEXT = re.escape(chr(PREFIX))  # the first character of a keyword token
+_REM_REST = _KEYWORD_TEXT + re.escape(chr(REM)) + ".*"
+_PIECES = re.compile(f'"[^"]*"?|{_REM_REST}|{_KEYWORD_TEXT}.|[0-9]+|[:,()]|[^"{_KEYWORD_TEXT}0-9:,()]+',
+                     re.DOTALL)
 # The common case, the first item after the keyword. Strings and REM text are matched
 # whole so that nothing in them counts.
-_FIRST_ITEM = re.compile('"[^"]*"?|\xfe\x59.*|(\xfe[%s])([0-9]+)(?=[:,]|\\Z)' % "".join(
-    re.escape(chr(code)) for code in sorted(_LINE_NUMBER_CODES)), re.DOTALL)
-_LIST_KEYWORD = re.compile("\xfe[%s]" % "".join(re.escape(chr(c)) for c in sorted(LINE_NUMBER_LISTS)))
+_LINE_NUMBER_TOKENS = "".join(re.escape(chr(code)) for code in sorted(_LINE_NUMBER_CODES))
+_FIRST_ITEM = re.compile(f'"[^"]*"?|{_REM_REST}|({_KEYWORD_TEXT}[{_LINE_NUMBER_TOKENS}])([0-9]+)(?=[:,]|\\Z)',
+                         re.DOTALL)
+_LIST_KEYWORD = re.compile(_KEYWORD_TEXT + "[%s]" % "".join(re.escape(chr(c)) for c in sorted(LINE_NUMBER_LISTS)))
 
 
 @dataclass
@@ -164,8 +166,8 @@ def _tokenize_line(text, machine, long_lines):
     if digits is None:
         raise FormatError("a program line must start with a line number", column=start.end() + 1)
     number = int(digits)
-    if not 1 <= number <= MAX_LINE_NUMBER:
-        raise FormatError(f"line number {number} is out of range (1 to {MAX_LINE_NUMBER})",
+    if not 1 <= number <= MAX_LINE:
+        raise FormatError(f"line number {number} is out of range (1 to {MAX_LINE})",
                           column=start.start(1) + 1)
     body_text = text[start.end():]
     if not body_text.strip(" "):
@@ -273,7 +275,7 @@ def _finish(pieces, line_numbers):
 
 def _first_item(match):
     digits = match.group(2)
-    if digits is None or not 1 <= int(digits) <= MAX_LINE_NUMBER:
+    if digits is None or not 1 <= int(digits) <= MAX_LINE:
         return match.group()
     return match.group(1) + _line_reference(int(digits))
 
@@ -291,14 +293,14 @@ def _compile_line_numbers(body):
     expect = in_list = False  # expect: an item starts here
     depth = 0
     for index, piece in enumerate(pieces):
-        if piece[0] == "\xfe" and len(piece) == 2:
+        if piece[0] == chr(PREFIX) and len(piece) == 2:
             code = ord(piece[1])
             expect = code in _LINE_NUMBER_CODES
             if code in LINE_NUMBER_LISTS:
                 in_list, depth = True, 0
         elif expect and "0" <= piece[0] <= "9":
             following = pieces[index + 1] if index + 1 < len(pieces) else ":"
-            if following in (":", ",") and 1 <= int(piece) <= MAX_LINE_NUMBER:
+            if following in (":", ",") and 1 <= int(piece) <= MAX_LINE:
                 piece = _line_reference(int(piece))
             expect = False
         elif piece == ":":

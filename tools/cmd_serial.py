@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from emulator.machine.atomic_write import write_atomic
+from pc1360.facts import DATA_BITS, PARITIES, SIO_BAUDS, SIO_EOL, STOP_BITS
 from pc1360.image import MAX_TYPED
 from tools import transfer
 
@@ -44,11 +45,11 @@ def _line_options(parser):
     parser.add_argument("--port", required=True, metavar="PORT",
                         help="serial port: a device (/dev/ttyUSB0, COM3), socket://HOST:PORT, "
                              "loop://")
-    parser.add_argument("--baud", type=int, choices=transfer.BAUD_RATES, default=1200)
-    parser.add_argument("--parity", type=str.upper, choices=("N", "E", "O"), default="N")
-    parser.add_argument("--bits", type=int, choices=(7, 8), default=8)
-    parser.add_argument("--stop", type=int, choices=(1, 2), default=1)
-    parser.add_argument("--eol", type=str.upper, choices=tuple(transfer.EOL_CODES), default="L",
+    parser.add_argument("--baud", type=int, choices=SIO_BAUDS, default=1200)
+    parser.add_argument("--parity", type=str.upper, choices=PARITIES, default="N")
+    parser.add_argument("--bits", type=int, choices=DATA_BITS, default=8)
+    parser.add_argument("--stop", type=int, choices=STOP_BITS, default=1)
+    parser.add_argument("--eol", type=str.upper, choices=tuple(SIO_EOL), default="L",
                         help="line end, as in OPEN: C = CR, F = LF, L = CR+LF (default L)")
     parser.add_argument("--handshake", choices=("rts", "none"), default="rts",
                         help="rts (default): hardware flow control, the calculator's RR on our "

@@ -32,13 +32,11 @@ import serial
 from emulator.connectors.serial_line import FrameFormat
 from pc1360 import charset, detect
 from pc1360.errors import FormatError
+from pc1360.facts import SIO_EOF, SIO_EOL
 from pc1360.image import split_image
 from pc1360.listing import list_line
 from pc1360.tokenizer import parse_program
 
-EOF_CODE = 0x1A
-EOL_CODES = {"C": b"\r", "F": b"\n", "L": b"\r\n"}
-BAUD_RATES = (300, 600, 1200)  # hardware.md §3.9 (Lehmayr): the rates the SIO offers
 IMAGE_SUFFIXES = (".img", ".ram", ".tap", ".wav")
 POLL = 0.02  # seconds between checks of a port that has nothing for us yet
 # The bytes a listing may hold: the codes with a character of their own (charset.py).
@@ -62,7 +60,7 @@ class Settings:
     handshake: str = "rts"
 
     def __post_init__(self):
-        if self.eol not in EOL_CODES:
+        if self.eol not in SIO_EOL:
             raise ValueError(f"end of line must be C, F or L, not {self.eol!r}")
         if self.handshake not in ("rts", "none"):
             raise ValueError(f"handshake must be rts or none, not {self.handshake!r}")
@@ -70,7 +68,7 @@ class Settings:
 
     @property
     def eol_bytes(self):
-        return EOL_CODES[self.eol]
+        return SIO_EOL[self.eol]
 
     def open_statement(self):
         """What to type on the pocket: OPEN "baud,parity,bits,stop,code,eol,eof" with
@@ -179,7 +177,7 @@ def _clock_time(seconds):
 def wire_chunks(lines, settings):
     """What LOAD expects for listing `lines` (bytes, no line ends): each line with the
     OPEN end-of-line code, then 0x1A alone."""
-    return [line + settings.eol_bytes for line in lines] + [bytes([EOF_CODE])]
+    return [line + settings.eol_bytes for line in lines] + [bytes([SIO_EOF])]
 
 
 def send(port, chunks, settings, *, timeout, line_delay=0.0, progress=None):
@@ -197,7 +195,7 @@ def send(port, chunks, settings, *, timeout, line_delay=0.0, progress=None):
             sent += len(chunk)
             if progress:
                 progress.update(sent)
-            if line_delay and chunk[-1] != EOF_CODE:
+            if line_delay and chunk[-1] != SIO_EOF:
                 time.sleep(line_delay)
     except serial.SerialTimeoutException:
         raise TransferError(
@@ -248,7 +246,7 @@ def receive(port, settings, *, timeout, idle, progress=None):
             chunk = port.read(max(1, port.in_waiting))
             now = time.monotonic()
             if chunk:
-                end = chunk.find(EOF_CODE)
+                end = chunk.find(SIO_EOF)
                 data += chunk if end < 0 else chunk[:end]
                 last = now
                 if progress:

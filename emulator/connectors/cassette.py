@@ -15,8 +15,9 @@ buzzer's own wave model (timers.Buzzer.level_at).
 import bisect
 from pathlib import Path
 
-from emulator.machine.timers import CYCLES_PER_SECOND, Buzzer
+from emulator.machine.timers import Buzzer
 from pc1360 import tape, tapesound
+from pc1360.facts import CYCLES_PER_SECOND
 from pc1360.tokenizer import tokenize
 
 TEST_XIN = 0x80

@@ -10,16 +10,30 @@ data lines are inverted (0 V = mark, basic_format.md §1.9): its docstring lists
 and what the real firmware was seen doing with them.
 
 A frame is: one start bit, 7 or 8 data bits least significant first, an optional
-parity bit (even or odd), then 1 or 2 stop bits.
+parity bit (even or odd), then 1 or 2 stop bits. FrameFormat, frame_bits and parity_bit
+are the one description of it, for the host's end here and for an engine that drives
+the pins itself (pc1360.facts holds the port's bits and the firmware's bit times).
 """
 
 from collections import deque
 from dataclasses import dataclass
 
-CPU_HZ = 256_000  # SC61860 cycles per second (hardware.md §0: 768 kHz / 3)
+from pc1360.facts import (
+    CYCLES_PER_SECOND,
+    DATA_BITS,
+    FO_SD,
+    IB_CD,
+    IB_CS,
+    IB_RD,
+    LATCH_ER,
+    LATCH_RR,
+    LATCH_RS,
+    PARITIES,
+    STOP_BITS,
+)
+
 MARK = 1
 SPACE = 0
-PARITIES = ("N", "E", "O")
 
 
 class LineError(ValueError):
@@ -36,20 +50,25 @@ class FrameFormat:
     def __post_init__(self):
         if self.baud <= 0:
             raise ValueError(f"baud must be positive, not {self.baud}")
-        if self.data_bits not in (7, 8):
+        if self.data_bits not in DATA_BITS:
             raise ValueError(f"data bits must be 7 or 8, not {self.data_bits}")
         if self.parity not in PARITIES:
             raise ValueError(f"parity must be N, E or O, not {self.parity!r}")
-        if self.stop_bits not in (1, 2):
+        if self.stop_bits not in STOP_BITS:
             raise ValueError(f"stop bits must be 1 or 2, not {self.stop_bits}")
 
     @property
+    def stop_index(self):
+        """The index of the first stop bit: start, data and parity bits come before it."""
+        return 1 + self.data_bits + (self.parity != "N")
+
+    @property
     def bits_per_frame(self):
-        return 1 + self.data_bits + (self.parity != "N") + self.stop_bits
+        return self.stop_index + self.stop_bits
 
     @property
     def cycles_per_bit(self):
-        return CPU_HZ / self.baud
+        return CYCLES_PER_SECOND / self.baud
 
     def bit_start(self, index):
         """Cycle offset, from the leading edge of the start bit, where bit `index` begins.
@@ -57,11 +76,11 @@ class FrameFormat:
         Rounded from the frame start each time (not accumulated bit by bit), so a
         non-integer bit time such as 213.33 cycles at 1200 baud never drifts.
         """
-        return round(index * CPU_HZ / self.baud)
+        return round(index * CYCLES_PER_SECOND / self.baud)
 
     def sample_offset(self, index):
         """Cycle offset of the middle of bit `index`, where a receiver samples it."""
-        return round((index + 0.5) * CPU_HZ / self.baud)
+        return round((index + 0.5) * CYCLES_PER_SECOND / self.baud)
 
     @property
     def frame_cycles(self):
@@ -179,8 +198,7 @@ class Receiver:
         self._level = MARK
         self._frame_start = None
         self._bits = []
-        stop_index = 1 + fmt.data_bits + (fmt.parity != "N")
-        self._offsets = [fmt.sample_offset(i) for i in range(stop_index + 1)]
+        self._offsets = [fmt.sample_offset(i) for i in range(fmt.stop_index + 1)]
 
     def edge(self, cycle, level):
         """The line changes to `level` at `cycle` (cycles must not decrease)."""
@@ -219,17 +237,6 @@ class Receiver:
                       parity_error=parity_error)
         self._frame_start = None
         return frame
-
-
-# The 15-pin SIO on the PC-1360's ports (hardware.md §3.6, §3.9; bits counted from 0).
-FO_SD = 0x02  # OUTF bit 1: SD, transmit data
-SIO_LATCH = 0x3800  # latch at 0x3800-0x39FF; bit 0 drives BUSY on the 11-pin connector
-LATCH_ER = 0x02  # bit 1: ER, terminal ready (the port is OPEN)
-LATCH_RR = 0x04  # bit 2: RR, ready to receive
-LATCH_RS = 0x08  # bit 3: RS, request to send
-IB_RD = 0x20  # INB bit 5: RD, receive data
-IB_CS = 0x40  # INB bit 6: CS, clear to send
-IB_CD = 0x80  # INB bit 7: CD, carrier detect
 
 
 class SioPort:

@@ -22,19 +22,20 @@ The pins, as the ROM's own code drives and reads them (bank 4 and the internal R
 - OPEN accepts 300, 600 and 1200 baud; the bit delay has just those three lengths.
 
 Timing, measured on the emulated firmware (tests/emulator/test_sio_firmware.py): the
-firmware's bit lasts 212 cycles at 1200 baud (nominal 213.3), and a host clock from 4.5%
-slow to 2% fast still loads correctly (about 5% either way at 300 baud). LOAD holds RR
-low while it stores each line: 0.06-0.1 s for a short line on an empty card, up to
-0.42 s late in a 4 KB program, so basic_src/kniffel.bas (3.9 KB on the wire, 33 s of
-bytes at 1200 baud) takes 44 s; a host without the RR handshake must pause that long
-after each line.
+firmware's bit lasts 212 cycles at 1200 baud (nominal 213.3; pc1360.facts.SIO_BIT_CYCLES),
+and a host clock from 4.5% slow to 2% fast still loads correctly (about 5% either way at
+300 baud). LOAD holds RR low while it stores each line: 0.06-0.1 s for a short line on an
+empty card, up to 0.42 s late in a 4 KB program, so basic_src/kniffel.bas (3.9 KB on the
+wire, 33 s of bytes at 1200 baud) takes 44 s; a host without the RR handshake must pause
+that long after each line.
 """
 
 import os
 
 import serial
 
-from emulator.connectors.serial_line import SIO_LATCH, FrameFormat, SioPort
+from emulator.connectors.serial_line import FrameFormat, SioPort
+from pc1360.facts import SIO_LATCH
 
 _LATCH_PAGES = 0xFE00  # the latch answers at 0x3800-0x39FF
 READ_CHUNK = 4096

@@ -18,16 +18,21 @@ from emulator.frontend.audio import Sound
 from emulator.frontend.key_feed import KeyFeeder
 from emulator.frontend.render import Renderer
 from emulator.machine.program_files import load_file
+from pc1360.facts import (
+    CYCLES_PER_SECOND,
+    LCD_BLOCK_BASES,
+    LCD_BLOCK_COLUMNS,
+    LCD_LINE_OFFSETS,
+    SYMBOL_BYTE,
+)
 
 FPS = 60
 DEFAULT_ZOOM = 2
-CYCLES_PER_SECOND = 256_000
-# The display bytes that light something (hardware.md §3.4): in each 512-byte block,
-# offsets 0x00-0x3B (lines 1 and 3) and 0x40-0x7B (lines 2 and 4); then the symbol byte.
-# The firmware keeps scratch bytes elsewhere in display RAM and changes them all the time.
-DISPLAY_SLICES = tuple(slice(base + first, base + first + 0x3C)
-                       for base in (0x2800, 0x2A00, 0x2C00, 0x2E00, 0x3000) for first in (0x00, 0x40))
-SYMBOL_BYTE = 0x303C
+# The display bytes that light something: in each 512-byte block, lines 1 and 3 (offsets
+# 0x00-0x3B) and lines 2 and 4 (0x40-0x7B); then the symbol byte. The firmware keeps
+# scratch bytes elsewhere in display RAM and changes them all the time.
+DISPLAY_SLICES = tuple(slice(base + first, base + first + 2 * LCD_BLOCK_COLUMNS)
+                       for base in LCD_BLOCK_BASES for first in LCD_LINE_OFFSETS[:2])
 TURBO_SLICE = CYCLES_PER_SECOND // FPS
 TURBO_SHARE = 0.75  # of a frame's wall time spent emulating in turbo; the rest draws
 # No key-wait loop for this long: a program is running (INKEY$ polls without that loop), so

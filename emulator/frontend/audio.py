@@ -13,7 +13,8 @@ from contextlib import contextmanager
 
 import pygame
 
-CYCLES_PER_SECOND = 256_000
+from pc1360.facts import CYCLES_PER_SECOND
+
 SAMPLE_RATE = 22_050
 AMPLITUDE = 6_000  # of 32767: a piezo buzzer is not loud
 # Longest stretch rendered at once: when the front-end stalls, old sound is dropped rather

@@ -8,11 +8,13 @@ No pygame here: tests and tools read the table without a display.
 
 from dataclasses import dataclass
 
+from pc1360.facts import LCD_HEIGHT, LCD_WIDTH
+
 CASE_SIZE = (640, 256)
 CASE_RADIUS = 14
 
 # The dot matrix: 150 x 32 dots on a 2-unit pitch, the symbol column just left of it.
-LCD_DOTS = (150, 32)
+LCD_DOTS = (LCD_WIDTH, LCD_HEIGHT)
 DOT_PITCH = 2
 LCD_ORIGIN = (82, 46)
 LCD_RECT = (LCD_ORIGIN[0], LCD_ORIGIN[1], LCD_DOTS[0] * DOT_PITCH, LCD_DOTS[1] * DOT_PITCH)
@@ -20,8 +22,8 @@ LCD_WINDOW = (36, 38, 354, 80)  # the glass both sit behind
 BEZEL = (26, 28, 374, 100)
 
 # name (as PC1360.symbols() reports it) -> (text, x, y) of its legend in the symbol column,
-# for the bits of byte 0x303C (hardware.md §3.4). There is no RSV symbol: in RESERVE MODE
-# (SHIFT, MODE) the firmware clears RUN and PRO and sets no other bit of 0x303C.
+# for the bits of the symbol byte (pc1360.facts.SYMBOL_BITS). There is no RSV symbol: in
+# RESERVE MODE (SHIFT, MODE) the firmware clears RUN and PRO and sets no other symbol bit.
 SYMBOLS = {
     "RUN": ("RUN", 46, 48),
     "PRO": ("PRO", 46, 57),

@@ -9,7 +9,8 @@ leaves GAP cycles between a release and the next press, counted on the machine's
 
 from collections import deque
 
-CYCLES_PER_SECOND = 256_000
+from pc1360.facts import CYCLES_PER_SECOND
+
 MIN_HOLD = CYCLES_PER_SECOND * 60 // 1000
 GAP = CYCLES_PER_SECOND * 40 // 1000
 # How long a press waits for the firmware's key-wait loop before going ahead anyway (a

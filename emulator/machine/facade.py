@@ -10,7 +10,8 @@ from emulator.machine import romset
 from emulator.machine.key_matrix import Keyboard
 from emulator.machine.lcd import LCD
 from emulator.machine.memmap import CARD_SIZES_KB, Bus
-from emulator.machine.timers import CYCLES_PER_SECOND, Buzzer, Timers
+from emulator.machine.timers import Buzzer, Timers
+from pc1360.facts import CYCLES_PER_SECOND, DIM_PTR, SYSTEM_RAM
 from pc1360.ramcard import program_writes
 
 SLICE = 2_560  # cycles per engine call (10 ms): the granularity of OFF and of the key driver
@@ -18,11 +19,11 @@ KEY_HOLD = 0.045  # seconds a typed key is held: 40 ms is needed, 20 ms is lost 
 KEY_GAP = 0.010  # seconds after a release before looking for the key-wait loop again
 READY_STROBES = 3  # 0x3F strobe writes (~1547 cycles apart) that show the key-wait loop
 READY_TIMEOUT = 3.0  # emulated seconds to wait for it; then the key is pressed anyway
-DIM_PTR = 0xFFDD  # the DIM area, growing down towards the program (hardware.md §4)
 # Power-off state (kept with the card, see emulator/machine/card_file.py): engine tag, ROM bank, strobe,
-# IA, IB, FO, control port; then system RAM 0x2800-0x3FFF; then the engine's own state.
+# IA, IB, FO, control port; then system RAM (pc1360.facts.SYSTEM_RAM); then the engine's
+# own state.
 _STATE_HEADER = struct.Struct("<8s6B")
-SYSTEM_RAM = slice(0x2800, 0x4000)
+_SYSTEM_RAM = slice(*SYSTEM_RAM)
 
 
 @dataclass
@@ -245,19 +246,19 @@ class PC1360:
         bus = self.bus
         header = _STATE_HEADER.pack(self.engine.name.encode(), bus.bank, bus.strobe, bus.ia_out,
                                     bus.ib_out, bus.fo, bus.control)
-        return header + bytes(self.mem[SYSTEM_RAM]) + engine_state()
+        return header + bytes(self.mem[_SYSTEM_RAM]) + engine_state()
 
     def resume(self, state):
         """Continue from a power_state() as the machine does when ON is pressed after OFF.
         ValueError if the state is not one this engine wrote (the machine stays reset)."""
-        size = _STATE_HEADER.size + (SYSTEM_RAM.stop - SYSTEM_RAM.start)
+        size = _STATE_HEADER.size + (_SYSTEM_RAM.stop - _SYSTEM_RAM.start)
         if len(state) <= size or not hasattr(self.engine, "resume"):
             raise ValueError("machine state too short or engine without a saved state")
         name, bank, strobe, ia_out, ib_out, fo, control = _STATE_HEADER.unpack_from(state)
         if name.rstrip(b"\0") != self.engine.name.encode():
             raise ValueError(f"machine state of another engine ({name.rstrip(bytes(1)).decode(errors='replace')})")
         self.engine.resume(state[size:])
-        self.mem[SYSTEM_RAM] = state[_STATE_HEADER.size:size]
+        self.mem[_SYSTEM_RAM] = state[_STATE_HEADER.size:size]
         bus = self.bus
         bus.bank = -1
         bus.select_bank(bank)

@@ -4,13 +4,14 @@ import struct
 
 from emulator.cpu.sc61860 import SC61860
 from emulator.machine.lcd import firmware_font
+from pc1360.facts import BANK_SIZE, BANK_WINDOW, CPU_ROM_SIZE
 
 FONT_BANK = 1  # the ROM's character font, which the LCD readout matches
 CPU_REGISTERS = ("p", "q", "r", "dp", "pc", "c", "z", "d", "cycles")
 _SAVED_REGISTERS = ("p", "q", "r", "d", "dp", "pc", "c", "z")
 _REGISTER_STRUCT = struct.Struct("<BBBBHHBB")
-CODE_FIXED = (0x0000, 0x2000)  # the internal ROM (memmap.REGIONS)
-CODE_WINDOW = (0x4000, 0x8000)  # the window onto ROM banks 0-7
+CODE_FIXED = (0x0000, CPU_ROM_SIZE)  # the internal ROM
+CODE_WINDOW = (BANK_WINDOW, BANK_WINDOW + BANK_SIZE)  # the window onto ROM banks 0-7
 
 
 class FirmwareEngine:

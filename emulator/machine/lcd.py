@@ -5,23 +5,24 @@ It reads only `mem`, so it cannot tell the firmware and the built-in engine apar
 """
 
 from pc1360.charset import TO_TEXT
+from pc1360.facts import (
+    CELL_PITCH,
+    GLYPH_WIDTH,
+    LCD_BLOCK_BASES,
+    LCD_BLOCK_COLUMNS,
+    LCD_HEIGHT,
+    LCD_LINE_OFFSETS,
+    LCD_WIDTH,
+    SYMBOL_BITS,
+    SYMBOL_BYTE,
+    TEXT_COLUMNS,
+    TEXT_ROWS,
+    TEXT_X0,
+)
 
-WIDTH = 150
-HEIGHT = 32
-LINES = 4
-COLUMNS = 24
-BLOCK_BASES = (0x2800, 0x2A00, 0x2C00, 0x2E00, 0x3000)  # each block: 30 pixel columns
-LINE_OFFSETS = (0x00, 0x40, 0x1E, 0x5E)  # text line -> byte offset inside a block
-SYMBOL_ADDR = 0x303C
-# 0x303C bit -> symbol. Bits 2 (PockEmul: PRINT) and 3 are not known to be used by the ROM.
-SYMBOL_BITS = {0: "SHIFT", 1: "DEF", 2: "PRINT", 3: "BIT3", 4: "RUN", 5: "PRO", 6: "JAPAN", 7: "SML"}
 # A cell whose pattern matches no glyph (cursor, graphics), or a glyph with no Unicode
 # character (0xF0, 0xFD, 0xFE: see pc1360.charset).
 PLACEHOLDER = "\ufffd"
-# A text cell is 5 dot columns and a gap; cell c starts at x = 6 + 6c, x 0-5 carry no text (§9).
-CELL_X0 = 6
-CELL_PITCH = 6
-GLYPH_WIDTH = 5
 # The firmware font (bank 1 at 0x40EB, 5 bytes per glyph, one byte per dot column, bit 0 top)
 # is packed: codes 0x00-0x7F, then 0xA0-0xDF, then 0xF0-0xFF. Codes 0x80-0x9F and
 # 0xE0-0xEF have no glyph. Found by reading the table: 0xF0-0xFF (Ø 年 月 日 円 ♠ ...) sit at
@@ -33,8 +34,9 @@ FONT_RUNS = ((0x20, 0x80, 0x20), (0xA0, 0xE0, 0x80), (0xF0, 0x100, 0xC0))  # (fi
 def _column_addresses():
     """addr[line][x]: the display byte holding pixel column x of text line `line`."""
     table = []
-    for offset in LINE_OFFSETS:
-        table.append([BLOCK_BASES[x // 30] + offset + x % 30 for x in range(WIDTH)])
+    for offset in LCD_LINE_OFFSETS:
+        table.append([LCD_BLOCK_BASES[x // LCD_BLOCK_COLUMNS] + offset + x % LCD_BLOCK_COLUMNS
+                      for x in range(LCD_WIDTH)])
     return table
 
 
@@ -66,7 +68,7 @@ class LCD:
     def pixels(self):
         """32 rows of 150 values 0/1; all 0 while the display is disabled."""
         if not self.enabled:
-            return [[0] * WIDTH for _ in range(HEIGHT)]
+            return [[0] * LCD_WIDTH for _ in range(LCD_HEIGHT)]
         mem = self.mem
         rows = []
         for addresses in COLUMN_ADDR:
@@ -79,20 +81,20 @@ class LCD:
         """Names of the lit status symbols."""
         if not self.enabled:
             return set()
-        value = self.mem[SYMBOL_ADDR]
+        value = self.mem[SYMBOL_BYTE]
         return {name for bit, name in SYMBOL_BITS.items() if value >> bit & 1}
 
     def cell_codes(self):
         """4 lists of 24 character codes (None where no glyph matches); blank if disabled."""
         if not self.enabled:
-            return [[0x20] * COLUMNS for _ in range(LINES)]
+            return [[0x20] * TEXT_COLUMNS for _ in range(TEXT_ROWS)]
         mem = self.mem
         glyphs = self._glyphs
         lines = []
         for addresses in COLUMN_ADDR:
             codes = []
-            for cell in range(COLUMNS):
-                x = CELL_X0 + CELL_PITCH * cell
+            for cell in range(TEXT_COLUMNS):
+                x = TEXT_X0 + CELL_PITCH * cell
                 pattern = bytes(mem[a] for a in addresses[x:x + GLYPH_WIDTH])
                 codes.append(glyphs.get(pattern))
             lines.append(codes)

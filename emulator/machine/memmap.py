@@ -6,33 +6,43 @@ so plain RAM writes (a 32 KB card) never leave the CPU core.
 """
 
 from emulator.machine.timers import FAST_FLAG, SLOW_FLAG
+from pc1360.facts import (
+    BANK_COUNT,
+    BANK_REGISTER,
+    BANK_SIZE,
+    BANK_WINDOW,
+    CARD_SIZES,
+    CARD_WINDOW,
+    CPU_ROM_SIZE,
+    KEY_STROBE_ADDR,
+    KEYWAIT_STROBE,
+    LCD_BASE,
+    LCD_LAST,
+    LCD_MIRROR,
+    SIO_LATCH,
+)
 
 # (first, last, kind, what). Kinds: "rom" (writes dropped), "none" (nothing answers: writes
 # dropped, reads 0), "lcd" (display RAM; each 512-byte block's second half mirrors the first),
 # "bank" (ROM bank register), "io" (latches that read back what was written), "strobe"
 # (keyboard strobe), "card" (RAM card slot).
 REGIONS = (
-    (0x0000, 0x1FFF, "rom", "internal CPU ROM, cpu-1360.rom"),
+    (0x0000, CPU_ROM_SIZE - 1, "rom", "internal CPU ROM, cpu-1360.rom"),
     # §9: the ROM probes 0x2000/0x2001 for RAM and writes 0x26D8-0x26FF; treating the range
     # as absent is what it expects on this model.
-    (0x2000, 0x27FF, "none", "nothing fitted"),
-    (0x2800, 0x33FF, "lcd", "LCD RAM and system scratch, mirrored at +0x100 in each block"),
-    (0x3400, 0x35FF, "bank", "ROM bank register: bank = value & 7"),
+    (CPU_ROM_SIZE, LCD_BASE - 1, "none", "nothing fitted"),
+    (LCD_BASE, LCD_LAST, "lcd", "LCD RAM and system scratch, mirrored at +0x100 in each block"),
+    (BANK_REGISTER, 0x35FF, "bank", "ROM bank register: bank = value & 7"),
     (0x3600, 0x37FF, "io", "unknown, reads back"),
-    (0x3800, 0x39FF, "io", "I/O latch 1 (11-pin BUSY/STROBE, SIO lines)"),
+    (SIO_LATCH, 0x39FF, "io", "I/O latch 1 (11-pin BUSY/STROBE, SIO lines)"),
     (0x3A00, 0x3BFF, "io", "I/O latch 2 (11-pin SEL1/SEL2/D_OUT/D_IN)"),
     (0x3C00, 0x3DFF, "io", "latch written at boot, purpose unknown"),
-    (0x3E00, 0x3FFF, "strobe", "keyboard strobe: K-row number"),
-    (0x4000, 0x7FFF, "rom", "window onto ROM bank 0-7"),
-    (0x8000, 0xFFFF, "card", "RAM card, slot S1 (S2 when FO bit 2 is set)"),
+    (KEY_STROBE_ADDR, BANK_WINDOW - 1, "strobe", "keyboard strobe: K-row number"),
+    (BANK_WINDOW, CARD_WINDOW - 1, "rom", "window onto ROM bank 0-7"),
+    (CARD_WINDOW, 0xFFFF, "card", "RAM card, slot S1 (S2 when FO bit 2 is set)"),
 )
 
-LCD_FIRST, LCD_LAST = 0x2800, 0x33FF  # the "lcd" region of REGIONS
-BANK_WINDOW = 0x4000
-BANK_SIZE = 0x4000
-CARD_WINDOW = 0x8000
-CARD_SIZES_KB = (8, 16, 32)
-KEYWAIT_STROBE = 0x3F  # written by the firmware's key-wait loop (§9)
+CARD_SIZES_KB = tuple(CARD_SIZES)
 FO_SLOT_S2 = 0x04  # PockEmul: FO bit 2 selects slot S2
 TEST_BRK = 0x08
 CONTROL_DISPLAY = 0x01
@@ -58,7 +68,7 @@ class Bus:
         """`roms` is a romset.RomSet, or None for an engine that runs without the ROM."""
         self.machine = machine
         self.mem = machine.mem
-        self.banks = roms.banks if roms else (bytes(BANK_SIZE),) * 8
+        self.banks = roms.banks if roms else (bytes(BANK_SIZE),) * BANK_COUNT
         if roms:
             self.mem[0:len(roms.cpu)] = roms.cpu
         self.card_sizes = tuple(card_sizes)  # bytes per slot, 0 = empty
@@ -82,9 +92,9 @@ class Bus:
         mem, pages = self.mem, self._pages
 
         def write(addr, value):
-            if LCD_FIRST <= addr <= LCD_LAST:
+            if LCD_BASE <= addr <= LCD_LAST:
                 mem[addr] = value
-                mem[addr ^ 0x100] = value
+                mem[addr ^ LCD_MIRROR] = value
             else:
                 pages[addr >> 8](addr, value)
         return write
@@ -108,7 +118,7 @@ class Bus:
     def write_floor(self):
         """Writes from here up go straight into mem: only a 32 KB card fills the window
         without mirrors."""
-        return CARD_WINDOW if self.card_sizes[self.slot] == 0x8000 else 0x10000
+        return CARD_WINDOW if self.card_sizes[self.slot] == CARD_SIZES[32] else 0x10000
 
     def write(self, addr, value):
         """A CPU write below the write floor (the instance's `write`, set in __init__, does
@@ -120,7 +130,7 @@ class Bus:
 
     def _write_lcd(self, addr, value):
         self.mem[addr] = value
-        self.mem[addr ^ 0x100] = value
+        self.mem[addr ^ LCD_MIRROR] = value
 
     def _write_bank(self, addr, value):
         self.mem[addr] = value

@@ -7,14 +7,12 @@ a whole card image. Format errors are pc1360.errors.FormatError, a ValueError.
 
 from pathlib import Path
 
+from pc1360.facts import END_PTR, SYSTEM_END_COPY
 from pc1360.ramcard import read_card
 from pc1360.tape import program_from_tape
 from pc1360.tokenizer import tokenize
 
 SUFFIXES = (".bas", ".img", ".ram", ".tap", ".wav")
-# End-of-program pointer and the copy the ROM keeps outside the card (hardware.md §4).
-END_PTR = 0xFFD9
-SYSTEM_END_PTR_COPY = 0x283E
 # What the firmware's CLEAR leaves at 0xFFD0 (card end - 0x30). Without the work areas the
 # ROM keeps on the card (0xFB00..., 0xFF00-0xFFFF) it refuses the card (its "*" screen), so
 # a card image that lacks them (pc1360.ramcard.build_card) is loaded for its program only.
@@ -48,7 +46,7 @@ def load_file(machine, path):
     if kind == "card":
         machine.bus.set_card_data(0, data)
         # The ROM keeps a copy of the end pointer outside the card; make it agree.
-        machine.poke_word(SYSTEM_END_PTR_COPY, machine.peek_word(END_PTR))
+        machine.poke_word(SYSTEM_END_COPY, machine.peek_word(END_PTR))
         return f"card image {name}"
     machine.load_program(data)
     return f"program {name}"

@@ -12,9 +12,7 @@ from pathlib import Path
 
 import platformdirs
 
-BANK_SIZE = 0x4000
-CPU_ROM_SIZE = 0x2000
-BANK_COUNT = 8
+from pc1360.facts import BANK_SIZE, CPU_ROM_SIZE
 
 
 @dataclass(frozen=True)

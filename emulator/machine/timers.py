@@ -5,7 +5,6 @@ Both are computed from the machine's cycle counter when asked, never ticked per 
 
 from collections import deque
 
-CYCLES_PER_SECOND = 256_000
 FAST_PERIOD = 512  # 2 ms
 SLOW_PERIOD = 131_072  # 512 ms
 FAST_FLAG = 0x02  # TEST bits

@@ -32,7 +32,11 @@ from pathlib import Path
 
 from emulator.machine import key_script as keys
 from emulator.machine.facade import KEY_HOLD, PC1360
-from emulator.machine.lcd import CELL_PITCH, CELL_X0, COLUMNS, GLYPH_WIDTH, LINES, WIDTH
+from pc1360.facts import CELL_PITCH, GLYPH_WIDTH
+from pc1360.facts import LCD_WIDTH as WIDTH
+from pc1360.facts import TEXT_COLUMNS as COLUMNS
+from pc1360.facts import TEXT_ROWS as LINES
+from pc1360.facts import TEXT_X0 as CELL_X0
 
 HERE = Path(__file__).resolve().parent
 CASES_DIR = HERE / "cases"

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pc1360.errors import FormatError
-from pc1360.image import IMG_FILE, LINE, Line, build_image, split_image, typed_length
+from pc1360.image import IMG_FILE, LINE, Line, build_image, lines_only, split_image, typed_length
 from pc1360.tokenizer import tokenize, tokenize_line
 
 IMAGE = tokenize("10 PRINT 1\n20 END\n")  # 00 0A 04 FE 60 31 0D  00 14 03 FE 5A 0D
@@ -66,3 +66,9 @@ def test_fast_paths_agree_with_the_construct_description(pairs, end_mark):
     parsed = IMG_FILE.parse(data)
     assert [Line(p.number, p.body) for p in parsed.lines] == split_image(data) == lines
     assert (parsed.end_mark is not None) == end_mark
+
+
+def test_lines_only_drops_one_trailing_end_mark():
+    image = Line(10, b"A").to_bytes()
+    assert lines_only(image + b"\xff") == lines_only(image) == image
+    assert lines_only(bytearray(image + b"\xff\xff")) == image + b"\xff"

@@ -26,15 +26,10 @@ from pathlib import Path
 
 import pytest
 
-from emulator.connectors.serial_line import (
-    CPU_HZ,
-    LATCH_RR,
-    SIO_LATCH,
-    FrameFormat,
-    SioPort,
-)
+from emulator.connectors.serial_line import FrameFormat, SioPort
 from emulator.machine.facade import PC1360
 from emulator.machine.romset import load
+from pc1360.facts import CYCLES_PER_SECOND, END_PTR, LATCH_RR, SIO_LATCH, START_PTR
 from pc1360.tokenizer import parse_program, tokenize
 from tools import cmd_serial, transfer
 from tools.cli import main
@@ -43,7 +38,6 @@ ENGINES = [pytest.param("firmware", marks=pytest.mark.rom), "builtin"]
 
 KNIFFEL = Path(__file__).resolve().parents[2] / "basic_src" / "kniffel.bas"
 SMALL = '10 PRINT "HI":GOTO 10\n20 A=1.5E3:B$="X":REM OK\n'
-START_PTR, END_PTR = 0xFFD7, 0xFFD9  # the program between two 0xFF marks (hardware.md §9)
 DEFAULT = transfer.Settings()
 
 
@@ -98,7 +92,7 @@ class Pocket:
     def run_until(self, done, seconds):
         """Run in small steps until `done()`."""
         machine = self.machine
-        deadline = machine.cycles + seconds * CPU_HZ
+        deadline = machine.cycles + seconds * CYCLES_PER_SECOND
         while not done():
             if machine.cycles >= deadline:
                 pytest.fail(f"not done after {seconds} s; the screen shows {self.screen()}")
@@ -131,7 +125,7 @@ class Pocket:
         if changes and not changes[0][1]:
             changes = changes[1:]  # before LOAD started
         pairs = zip(changes, changes[1:])
-        return [(end - start) / CPU_HZ for (start, rr), (end, _) in pairs if not rr]
+        return [(end - start) / CYCLES_PER_SECOND for (start, rr), (end, _) in pairs if not rr]
 
     def program(self):
         machine = self.machine
@@ -194,7 +188,7 @@ def _load_without_flow_control(pocket, pieces, delay):
     for piece in pieces:
         port.host_send(piece, pocket.machine.cycles)
         pocket.run_until(lambda: not port.host_pending, 30)
-        pocket.machine.run_for(port.fmt.frame_cycles / CPU_HZ + delay)  # last byte, then pause
+        pocket.machine.run_for(port.fmt.frame_cycles / CYCLES_PER_SECOND + delay)  # last byte, then pause
     assert pocket.machine.key_wait_ready()
 
 

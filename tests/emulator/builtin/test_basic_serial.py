@@ -7,8 +7,9 @@ import pytest
 
 from emulator.builtin import serial_io
 from emulator.builtin.basic_errors import BasicError
-from emulator.connectors.serial_line import CPU_HZ, FrameFormat
+from emulator.connectors.serial_line import FrameFormat
 from emulator.machine.facade import PC1360
+from pc1360.facts import CYCLES_PER_SECOND as CPU_HZ
 from pc1360.tokenizer import parse_program, tokenize
 
 SMALL = '10 PRINT "HI":GOTO 10\n20 A=1.5E3:B$="X":REM OK\n30 FOR I=1 TO 3:PRINT I:NEXT I\n'

@@ -13,6 +13,7 @@ from emulator.machine import card_file as card
 from emulator.machine.facade import PC1360
 from emulator.machine.romset import load
 from pc1360 import tape, tapesound
+from pc1360.facts import END_PTR, START_PTR
 from pc1360.listing import list_program
 from pc1360.ramcard import read_card
 from pc1360.tokenizer import tokenize
@@ -21,7 +22,6 @@ from tools.cli import main
 pytestmark = [pytest.mark.rom, pytest.mark.slow]
 
 SMALL = '10 PRINT "HI":GOTO 10\n20 A=1.5E3:B$="X":REM OK\n30 FOR I=1 TO 3:PRINT I:NEXT I\n'
-START_PTR, END_PTR = 0xFFD7, 0xFFD9
 
 
 @pytest.fixture(scope="module")

@@ -4,14 +4,6 @@ the SioPort that puts it on the PC-1360's port bits."""
 import pytest
 
 from emulator.connectors.serial_line import (
-    CPU_HZ,
-    FO_SD,
-    IB_CD,
-    IB_CS,
-    IB_RD,
-    LATCH_ER,
-    LATCH_RR,
-    LATCH_RS,
     MARK,
     SPACE,
     FrameFormat,
@@ -24,6 +16,16 @@ from emulator.connectors.serial_line import (
     frame_bits,
     frames_to_bytes,
     parity_bit,
+)
+from pc1360.facts import (
+    CYCLES_PER_SECOND,
+    FO_SD,
+    IB_CD,
+    IB_CS,
+    IB_RD,
+    LATCH_ER,
+    LATCH_RR,
+    LATCH_RS,
 )
 
 FORMATS = [FrameFormat(baud, bits, parity, stop)
@@ -38,6 +40,14 @@ def test_frame_bits_8n1_start_lsb_first_stop():
 def test_frame_bits_7e2_adds_even_parity_and_two_stops():
     # 0x43 = 100 0011 has three ones: even parity adds a 1
     assert frame_bits(0x43, FrameFormat(1200, 7, "E", 2)) == (0, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_stop_index_is_where_the_stop_bits_start(fmt):
+    bits = frame_bits(0, fmt)  # all data bits SPACE, so only parity and stops can be MARK
+    assert len(bits) == fmt.bits_per_frame
+    assert bits[fmt.stop_index:] == (MARK,) * fmt.stop_bits
+    assert fmt.stop_index == 1 + fmt.data_bits + (fmt.parity != "N")
 
 
 @pytest.mark.parametrize("value,parity,expected", [
@@ -60,7 +70,7 @@ def test_bad_format_is_refused(kwargs):
 
 def test_bit_timing_at_1200_baud_is_256000_over_1200_cycles_without_drift():
     fmt = FrameFormat(1200, 8, "N", 1)
-    assert CPU_HZ == 256_000
+    assert CYCLES_PER_SECOND == 256_000
     assert fmt.cycles_per_bit == pytest.approx(213.333, abs=1e-3)
     assert [fmt.bit_start(i) for i in range(4)] == [0, 213, 427, 640]
     assert fmt.frame_cycles == 2133  # 10 bits

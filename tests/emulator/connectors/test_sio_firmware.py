@@ -19,9 +19,19 @@ from pathlib import Path
 
 import pytest
 
-from emulator.connectors.serial_line import CPU_HZ, FrameFormat
+from emulator.connectors.serial_line import FrameFormat
 from emulator.connectors.sio import PtyLink
 from emulator.machine import card_file as card
+from pc1360.facts import (
+    CYCLES_PER_SECOND,
+    END_PTR,
+    FO_SD,
+    LATCH_ER,
+    LATCH_RR,
+    SIO_BAUDS,
+    SIO_BIT_CYCLES,
+    START_PTR,
+)
 from pc1360.ramcard import read_card
 from pc1360.tokenizer import parse_program, tokenize
 from tests.helpers.booting import ENGINES, booted_machine
@@ -30,8 +40,6 @@ from tools.cli import main
 
 KNIFFEL = Path(__file__).resolve().parents[3] / "basic_src" / "kniffel.bas"
 SMALL = '10 PRINT "HI":GOTO 10\n20 A=1.5E3:B$="X":REM OK\n30 FOR I=1 TO 3:PRINT I:NEXT I\n'
-START_PTR, END_PTR = 0xFFD7, 0xFFD9
-ER, RR = 0x02, 0x04  # 0x3800 bits 1 and 2
 WALL_TIMEOUT = 30  # seconds a PC-side thread may take
 PTY = transfer.Settings(handshake="none")  # a pty has no modem lines
 
@@ -54,7 +62,7 @@ def open_port(machine, settings):
     CLOSE if ER shows the port open: OPEN on an open port is ERROR 8)."""
     machine.sio.set_format(FrameFormat(settings.baud, settings.bits, settings.parity,
                                        settings.stop))
-    if machine.sio.latch & ER:
+    if machine.sio.latch & LATCH_ER:
         machine.type_keys("CLOSE{ENTER}")
     machine.type_keys(settings.open_statement() + "{ENTER}")
     assert machine.key_wait_ready()
@@ -71,13 +79,13 @@ def run_until(machine, done, seconds, pace=None):
     """Run in 50 ms steps until done() holds before and after a step (the step pumps in
     what a thread wrote just before it ended), at most `seconds` emulated; with `pace`,
     no faster than `pace` times real time."""
-    deadline = machine.cycles + seconds * CPU_HZ
+    deadline = machine.cycles + seconds * CYCLES_PER_SECOND
     start_cycles, start_wall = machine.cycles, time.monotonic()
     while True:
         before = done()
         machine.run_for(0.05)
         if pace:
-            ahead = (machine.cycles - start_cycles) / CPU_HZ / pace \
+            ahead = (machine.cycles - start_cycles) / CYCLES_PER_SECOND / pace \
                 - (time.monotonic() - start_wall)
             if ahead > 0:
                 time.sleep(ahead)
@@ -125,7 +133,7 @@ def load_over_pty(machine, source, settings=PTY):
     assert machine.key_wait_ready()
     assert result.get("value") == sum(map(len, chunks)), result
     assert machine.sio.errors == []
-    return (machine.cycles - start) / CPU_HZ
+    return (machine.cycles - start) / CYCLES_PER_SECOND
 
 
 def save_over_pty(machine, settings=PTY):
@@ -160,11 +168,11 @@ def test_open_takes_300_600_and_1200_baud(machine, baud, accepted):
 
 def test_open_raises_er_on_0x3800_bit_1_and_close_leaves_it(machine):
     open_port(machine, PTY)
-    assert machine.sio.latch & 0x0E == ER  # RR and RS stay low until LOAD / SAVE
+    assert machine.sio.latch & 0x0E == LATCH_ER  # RR and RS stay low until LOAD / SAVE
     machine.type_keys("CLOSE{ENTER}")
     assert machine.key_wait_ready()
     # no code calls the routine that drops ER (internal ROM 0x152F); only a reset does
-    assert machine.sio.latch & ER
+    assert machine.sio.latch & LATCH_ER
 
 
 def test_load_from_transfer_send_over_a_pty_stores_the_tokenized_program(machine):
@@ -186,7 +194,7 @@ def test_load_waits_for_cd_before_it_raises_rr(machine):
         transfer.listing_lines(parse_program(SMALL).lines, PTY), PTY))
     machine.sio.send(wire)
     machine.run_for(0.5)
-    assert not machine.sio.latch & RR and machine.sio.pending == len(wire)
+    assert not machine.sio.latch & LATCH_RR and machine.sio.pending == len(wire)
     machine.sio.host_ready = True
     run_until(machine, lambda: not machine.sio.pending, 30)
     assert machine.key_wait_ready()
@@ -198,6 +206,28 @@ def test_save_into_transfer_receive_over_a_pty_lists_the_same_program(machine):
     text, parsed = save_over_pty(machine)
     assert text.startswith('10 PRINT "HI": GOTO 10\n')
     assert parsed.image == tokenize(text) == tokenize(SMALL)
+
+
+@pytest.mark.parametrize("baud", SIO_BAUDS)
+def test_a_bit_on_sd_lasts_the_firmware_bit_time(machine, baud):
+    """SAVE's first byte is the "1" of line 10: its start bit (SD set) lasts one bit,
+    then its bit 0, a 1, is a mark."""
+    machine.load_program(tokenize("10 END\n"))
+    open_port(machine, transfer.Settings(baud=baud, handshake="none"))
+    edges = []
+    outf = machine.bus.outf
+
+    def recording_outf(value):
+        if not edges or edges[-1][1] != value & FO_SD:
+            edges.append((machine.now(), value & FO_SD))
+        outf(value)
+
+    machine.bus.outf = recording_outf
+    machine.type_keys("SAVE{ENTER}")
+    run_until(machine, lambda: len(edges) >= 3, 10)
+    (start, space), (first, mark) = edges[1:3] if edges[0][1] == 0 else edges[:2]
+    assert (space, mark) == (FO_SD, 0)
+    assert first - start == SIO_BIT_CYCLES[baud]
 
 
 def test_save_with_seven_bits_odd_parity_two_stops_at_300_baud(machine):

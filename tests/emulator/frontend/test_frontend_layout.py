@@ -4,7 +4,7 @@ from emulator.frontend import case_layout as layout
 from emulator.frontend import host_keys as keymap
 from emulator.machine import key_script as keyscripts
 from emulator.machine.key_matrix import KEY_BY_NAME
-from emulator.machine.lcd import SYMBOL_BITS
+from pc1360.facts import SYMBOL_BITS
 
 
 def _caps(name):

@@ -5,6 +5,7 @@ import pytest
 from emulator.machine import lcd
 from emulator.machine.lcd import LCD, PLACEHOLDER, firmware_font
 from emulator.machine.romset import load
+from pc1360 import facts
 
 
 def blank_mem():
@@ -20,7 +21,7 @@ def test_pixel_position_follows_block_line_and_bit():
     assert lit == {(16, 35), (23, 35)}
 
 
-@pytest.mark.parametrize("line, offset", list(enumerate(lcd.LINE_OFFSETS)))
+@pytest.mark.parametrize("line, offset", list(enumerate(facts.LCD_LINE_OFFSETS)))
 def test_each_text_line_has_its_offset(line, offset):
     mem = blank_mem()
     mem[0x3000 + offset + 29] = 0x01
@@ -31,7 +32,7 @@ def test_each_text_line_has_its_offset(line, offset):
 
 def test_scratch_bytes_draw_nothing():
     mem = blank_mem()
-    for base in lcd.BLOCK_BASES:
+    for base in facts.LCD_BLOCK_BASES:
         for offset in (0x3C, 0x3D, 0x3E, 0x3F, 0x7C, 0x80, 0xFF):
             mem[base + offset] = 0xFF
     assert sum(map(sum, LCD(mem).pixels())) == 0
@@ -55,7 +56,7 @@ def test_display_disabled_blanks_pixels_symbols_and_text():
 
 
 def _draw(mem, line, cell, glyph):
-    x = lcd.CELL_X0 + lcd.CELL_PITCH * cell
+    x = facts.TEXT_X0 + facts.CELL_PITCH * cell
     for i, column in enumerate(glyph):
         mem[lcd.COLUMN_ADDR[line][x + i]] = column
 

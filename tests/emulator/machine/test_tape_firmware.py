@@ -6,13 +6,13 @@ line, docs/interfaces.md) is fed from our samples, clocked by the machine's cycl
 
 import pytest
 
+from pc1360.facts import CYCLES_PER_SECOND
 from pc1360.tape import encode_tap
 from pc1360.tapesound import encode_samples
 from pc1360.tokenizer import tokenize
 
 pytestmark = pytest.mark.rom
 RATE = 16_000
-CYCLES_PER_SECOND = 256_000
 XIN = 0x80
 
 

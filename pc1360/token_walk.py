@@ -1,0 +1,57 @@
+"""A stored line body, element by element, as the firmware reads it.
+
+A body (the bytes after LEN, without the final CR) is a run of elements:
+
+- KEYWORD: 0xFE code, where code is in the keyword table (value: the code);
+- LINE_NUMBER: 0x1F hi lo, a compiled line number (value: the number);
+- STRING: a quote and the bytes up to the next quote, or to the end of the body;
+- REM_TEXT: all that follows REM, kept as typed (never empty);
+- BYTE: any other byte (value: the byte), which is also what 0xFE before a code that
+  names no keyword, and 0x1F with fewer than two bytes after it, are.
+
+Inside a string or REM text no byte is a keyword or a line number.
+"""
+
+from typing import NamedTuple
+
+from pc1360.facts import LINE_REF, PREFIX, QUOTE
+from pc1360.keywords import BY_CODE, REM
+
+KEYWORD = "keyword"
+LINE_NUMBER = "line number"
+STRING = "string"
+REM_TEXT = "rem text"
+BYTE = "byte"
+
+
+class Element(NamedTuple):
+    kind: str
+    start: int  # offset of its first byte in the body
+    end: int  # one past its last byte
+    value: int | None  # the code, line number or byte; None for STRING and REM_TEXT
+
+
+def walk(body):
+    """The elements of `body` in order: body[e.start:e.end] of each, joined, is `body`."""
+    size = len(body)
+    i = 0
+    while i < size:
+        byte = body[i]
+        if byte == PREFIX and i + 1 < size and body[i + 1] in BY_CODE:
+            code = body[i + 1]
+            yield Element(KEYWORD, i, i + 2, code)
+            i += 2
+            if code == REM and i < size:
+                yield Element(REM_TEXT, i, size, None)
+                return
+        elif byte == LINE_REF and i + 2 < size:
+            yield Element(LINE_NUMBER, i, i + 3, body[i + 1] << 8 | body[i + 2])
+            i += 3
+        elif byte == QUOTE:
+            close = body.find(QUOTE, i + 1)
+            end = size if close < 0 else close + 1
+            yield Element(STRING, i, end, None)
+            i = end
+        else:
+            yield Element(BYTE, i, i + 1, byte)
+            i += 1
