@@ -9,7 +9,7 @@ import pytest
 from emulator.machine import memmap
 from pc1360 import facts
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("pc1360", "emulator", "tools")
 # Values distinct enough that the number itself, anywhere in code, restates the fact.
 DISTINCT = ("CYCLES_PER_SECOND", "BANK_REGISTER", "LCD_BASE", "LCD_LAST", "SYMBOL_BYTE",
