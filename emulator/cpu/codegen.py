@@ -23,6 +23,8 @@ calls the bus: in a block, where fixed cycles are summed up, `cycles` is made ex
 around it. Generated functions are bound to the builder's cells with `bind`.
 """
 
+import itertools
+import linecache
 import re
 import types
 from dataclasses import dataclass
@@ -143,9 +145,14 @@ def _factory_source(functions):
 
 def compile_functions(functions, filename):
     """Compile function sources (lists of lines) inside a factory whose locals are the CPU's
-    cells; return {name: code object} for `bind`."""
+    cells; return {name: code object} for `bind`. The source is registered with linecache
+    under `filename` (a name of its own per compilation), so tracebacks, pdb and
+    inspect.getsource show the generated lines."""
+    source = _factory_source(functions)
     namespace = {}
-    exec(compile(_factory_source(functions), filename, "exec"), namespace)
+    exec(compile(source, filename, "exec"), namespace)
+    # No mtime: linecache.checkcache keeps an entry that has no file to compare with.
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return {const.co_name: const for const in namespace["_factory"].__code__.co_consts
             if isinstance(const, types.CodeType)}
 
@@ -377,12 +384,14 @@ def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write, bank=None):
 
 
 _block_cache = {}  # source -> code object, shared by every CPU of the process (same ROM)
+_block_numbers = itertools.count(1)  # each compiled block's pseudo-filename is its own
 
 
 def block_code(lines):
     key = "\n".join(lines)
     code = _block_cache.get(key)
     if code is None:
-        code = next(iter(compile_functions([lines], "<sc61860 block>").values()))
+        filename = f"<sc61860 block #{next(_block_numbers)}>"
+        code = next(iter(compile_functions([lines], filename).values()))
         _block_cache[key] = code
     return code
