@@ -21,6 +21,13 @@ Template placeholders: n1 n2 n3 are the operand bytes after the opcode, PC is th
 instruction's address and NEXT the address after it. A line whose code starts with `@`
 calls the bus: in a block, where fixed cycles are summed up, `cycles` is made exact
 around it. Generated functions are bound to the builder's cells with `bind`.
+
+Each compilation registers its source with linecache under a pseudo-filename of its own
+(`<sc61860 handlers>`, `<sc61860 block #n>`): tracebacks formatted by the traceback
+module (pytest, logging), pdb and inspect.getsource show the generated lines; before
+Python 3.13 the interpreter's own report of an uncaught exception reads only real files.
+A block lists each instruction's address and disassembly above its code, with its
+addresses and operands written in hex.
 """
 
 import itertools
@@ -28,6 +35,8 @@ import linecache
 import re
 import types
 from dataclasses import dataclass
+
+from emulator.cpu.disasm import disassemble
 
 # The state cells a generated function may assign (declared nonlocal when they appear).
 ASSIGNED = ("p", "q", "r", "dp", "c", "z", "d", "cycles")
@@ -129,7 +138,7 @@ def handler_source(o, sem, name):
         _emit_lines(body, sem.orelse, values, 0)
         body += [f"cycles += {o.cycles}", f"return pc + {o.length}"]
     body = [line for line in body if line]
-    head = [f"def {name}(pc):"]
+    head = [f"def {name}(pc):  # {o.mnemonic}"]
     nl = _nonlocals(body)
     if nl:
         head.append(f"    nonlocal {', '.join(nl)}")
@@ -175,6 +184,12 @@ def handler_codes(ops, sems):
 
 # ---- translated blocks ------------------------------------------------------------------
 
+def _address(value):
+    """An address as a literal in a block; a jump off either end of memory gives one
+    below 0 or above 0xFFFF."""
+    return f"0x{value:04X}" if value >= 0 else f"-0x{-value:04X}"
+
+
 MAX_INSTRUCTIONS = 48  # per block, over all its paths: the ROM's runs, short to compile
 TAKEN_SHARE = 2  # a taken branch's path gets at most 1/TAKEN_SHARE of what is left
 
@@ -200,10 +215,11 @@ class _Translation:
     def leave(self, out, pad, pending, pc):
         if pending:
             out.append(f"{pad}cycles += {pending}")
+        where = pc if pc == "npc" else _address(pc)
         if pc == self.entry:  # another pass, if the guard allows it
-            out += [f"{pad}if cycles + GUARD >= end:", f"{pad}    return {pc}", f"{pad}continue"]
+            out += [f"{pad}if cycles + GUARD >= end:", f"{pad}    return {where}", f"{pad}continue"]
         else:
-            out.append(f"{pad}return {pc}")
+            out.append(f"{pad}return {where}")
 
     def path(self, out, pad, pc, pending, seen, returns, budget):
         """Emit the code of the path from `pc`, `pending` fixed cycles not yet added;
@@ -220,9 +236,11 @@ class _Translation:
             seen = seen | {pc}
             self.left -= 1
             guard = pending if guard is None else max(guard, pending)
-            values = {"PC": str(pc), "NEXT": str(pc + o.length)}
+            # the instruction as a listing shows it, so that a traceback's line can be placed
+            out.append(f"{pad}# {pc:04X}  {disassemble(self.mem, pc)[0]}")
+            values = {"PC": _address(pc), "NEXT": _address(pc + o.length)}
             for k in (1, 2, 3):
-                values[f"n{k}"] = str(self.mem[pc + k]) if k < o.length else "None"
+                values[f"n{k}"] = f"0x{self.mem[pc + k]:02X}" if k < o.length else "None"
             code = [pad + line for line in sem.code]
             nxt = pc + o.length
             # A write that ends the instruction may switch the ROM bank: the path goes on
@@ -259,7 +277,7 @@ class _Translation:
                     return guard
                 # the return of a call made on this path: go on there unless the stack changed
                 pc, returns = returns[-1], returns[:-1]
-                out.append(f"{pad}if npc != {pc}:")
+                out.append(f"{pad}if npc != {_address(pc)}:")
                 self.leave(out, pad + "    ", pending, "npc")
                 continue
             pc = nxt
@@ -309,6 +327,9 @@ def _prune(nodes, live):
     else_live = None
     for line, children in reversed(nodes):
         body = line.lstrip()
+        if body.startswith("#"):  # an instruction's address and listing
+            kept.append((line, children))
+            continue
         if _EXIT.match(body):
             live = set(_REGISTERS)
         elif children:

@@ -2,14 +2,17 @@
 gives a traceback with the generated statement, and inspect finds the functions' source."""
 
 import inspect
+import io
+import linecache
+import pdb  # noqa: T100 (the test drives the debugger)
 import textwrap
 import traceback
 
 import pytest
 
 from emulator.cpu import sc61860
-from emulator.cpu.codegen import handler_source
-from emulator.cpu.sc61860 import OPS, SEMS, SC61860
+from emulator.cpu.codegen import _address, handler_source
+from emulator.cpu.sc61860 import OPS, SC61860, SEMS
 
 INA = 0x4C
 INA_LINE = "v = bus.ina() & 0xFF"  # the statement of INA that calls the bus
@@ -45,15 +48,18 @@ def looping_ina(fail_at, translate):
     return cpu
 
 
+def fault(cpu):
+    """The exception of the bus fault that `run` meets."""
+    with pytest.raises(RuntimeError) as caught:
+        cpu.run(10_000)
+    return caught.value
+
+
 def fault_frame(cpu):
     """(formatted traceback, the innermost generated frame) of the fault `run` meets."""
-    try:
-        cpu.run(10_000)
-    except RuntimeError as exc:
-        text = traceback.format_exc()
-        frames = traceback.extract_tb(exc.__traceback__)
-    else:
-        pytest.fail("the bus fault did not reach run's caller")
+    exc = fault(cpu)
+    text = "".join(traceback.format_exception(exc))
+    frames = traceback.extract_tb(exc.__traceback__)
     generated = [f for f in frames if f.filename.startswith("<sc61860")]
     return text, generated[-1]
 
@@ -70,10 +76,13 @@ def test_a_fault_in_a_block_translated_late_shows_the_block_statement(monkeypatc
     text, frame = fault_frame(cpu)
     assert frame.name == "block_0100" and frame.line == INA_LINE
     assert INA_LINE in text
+    # the listing of the instruction the line belongs to comes before it
+    above = linecache.getlines(frame.filename)[:frame.lineno]
+    assert [line.strip() for line in above if "#" in line][-1] == "# 0100  INA"
 
 
 def test_inspect_finds_a_handler_source():
-    handler = closure(looping_ina(1, False), "dispatch")[0x10]
+    handler = closure(SC61860(bytearray(0x10000), None), "dispatch")[0x10]
     lines = textwrap.dedent(inspect.getsource(handler)).splitlines()
     assert lines == handler_source(OPS[0x10], SEMS[0x10], "op_10")
 
@@ -92,6 +101,24 @@ def test_each_block_has_source_under_a_name_of_its_own(monkeypatch):
         cpu.run(1_000)
         blocks.append(closure(cpu, "pages")[0x01][entry & 0xFF])
     assert blocks[0].__code__.co_filename != blocks[1].__code__.co_filename
-    for block, step in zip(blocks, ("p = (p + 1) & 0x7F", "p = (p - 1) & 0x7F")):
+    for block, step in zip(blocks, ("# 0100  INCP", "# 0110  DECP")):
         source = inspect.getsource(block)
         assert source.lstrip().startswith(f"def {block.__name__}(pc):") and step in source
+
+
+@pytest.mark.parametrize("addr", (-0x10, 0, 0x8000, 0xFFFF, 0x10002))
+def test_block_address_literals_read_back_as_the_address(addr):
+    assert eval(_address(addr)) == addr
+
+
+def test_pdb_lists_a_block_where_it_failed(monkeypatch):
+    monkeypatch.setattr(sc61860, "HOT", 2)
+    tb = fault(looping_ina(20, translate=True)).__traceback__
+    out = io.StringIO()
+    # post mortem: up from the bus method to the block, then list around the line
+    debugger = pdb.Pdb(stdin=io.StringIO("up\nlist\nquit\n"), stdout=out, nosigint=True)
+    debugger.reset()
+    debugger.interaction(None, tb)
+    listing = out.getvalue()
+    assert "block_0100()" in listing and f"-> {INA_LINE}" in listing
+    assert "# 0100  INA" in listing
