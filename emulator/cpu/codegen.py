@@ -30,9 +30,11 @@ A block lists each instruction's address and disassembly above its code, with it
 addresses and operands written in hex.
 """
 
+import hashlib
 import itertools
 import linecache
 import re
+import sys
 import types
 from dataclasses import dataclass
 
@@ -161,7 +163,9 @@ def compile_functions(functions, filename):
     namespace = {}
     exec(compile(source, filename, "exec"), namespace)
     # No mtime: linecache.checkcache keeps an entry that has no file to compare with.
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    # Interned: the blocks repeat the same lines, which are then stored once.
+    lines = [sys.intern(line) for line in source.splitlines(True)]
+    linecache.cache[filename] = (len(source), None, lines, filename)
     return {const.co_name: const for const in namespace["_factory"].__code__.co_consts
             if isinstance(const, types.CodeType)}
 
@@ -404,12 +408,14 @@ def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write, bank=None):
     return lines[:1] + [f"    nonlocal {', '.join(nl)}"] + lines[1:]
 
 
-_block_cache = {}  # source -> code object, shared by every CPU of the process (same ROM)
+# digest of the source -> code object, shared by every CPU of the process (same ROM); the
+# source itself is kept once, by linecache
+_block_cache = {}
 _block_numbers = itertools.count(1)  # each compiled block's pseudo-filename is its own
 
 
 def block_code(lines):
-    key = "\n".join(lines)
+    key = hashlib.blake2b("\n".join(lines).encode(), digest_size=16).digest()
     code = _block_cache.get(key)
     if code is None:
         filename = f"<sc61860 block #{next(_block_numbers)}>"
