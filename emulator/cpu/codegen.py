@@ -21,11 +21,24 @@ Template placeholders: n1 n2 n3 are the operand bytes after the opcode, PC is th
 instruction's address and NEXT the address after it. A line whose code starts with `@`
 calls the bus: in a block, where fixed cycles are summed up, `cycles` is made exact
 around it. Generated functions are bound to the builder's cells with `bind`.
+
+Each compilation registers its source with linecache under a pseudo-filename of its own
+(`<sc61860 handlers>`, `<sc61860 block #n>`): tracebacks formatted by the traceback
+module (pytest, logging), pdb and inspect.getsource show the generated lines; before
+Python 3.13 the interpreter's own report of an uncaught exception reads only real files.
+A block lists each instruction's address and disassembly above its code, with its
+addresses and operands written in hex.
 """
 
+import hashlib
+import itertools
+import linecache
 import re
+import sys
 import types
 from dataclasses import dataclass
+
+from emulator.cpu.disasm import disassemble
 
 # The state cells a generated function may assign (declared nonlocal when they appear).
 ASSIGNED = ("p", "q", "r", "dp", "c", "z", "d", "cycles")
@@ -127,7 +140,7 @@ def handler_source(o, sem, name):
         _emit_lines(body, sem.orelse, values, 0)
         body += [f"cycles += {o.cycles}", f"return pc + {o.length}"]
     body = [line for line in body if line]
-    head = [f"def {name}(pc):"]
+    head = [f"def {name}(pc):  # {o.mnemonic}"]
     nl = _nonlocals(body)
     if nl:
         head.append(f"    nonlocal {', '.join(nl)}")
@@ -143,9 +156,16 @@ def _factory_source(functions):
 
 def compile_functions(functions, filename):
     """Compile function sources (lists of lines) inside a factory whose locals are the CPU's
-    cells; return {name: code object} for `bind`."""
+    cells; return {name: code object} for `bind`. The source is registered with linecache
+    under `filename` (a name of its own per compilation), so tracebacks, pdb and
+    inspect.getsource show the generated lines."""
+    source = _factory_source(functions)
     namespace = {}
-    exec(compile(_factory_source(functions), filename, "exec"), namespace)
+    exec(compile(source, filename, "exec"), namespace)
+    # No mtime: linecache.checkcache keeps an entry that has no file to compare with.
+    # Interned: the blocks repeat the same lines, which are then stored once.
+    lines = [sys.intern(line) for line in source.splitlines(True)]
+    linecache.cache[filename] = (len(source), None, lines, filename)
     return {const.co_name: const for const in namespace["_factory"].__code__.co_consts
             if isinstance(const, types.CodeType)}
 
@@ -167,6 +187,12 @@ def handler_codes(ops, sems):
 
 
 # ---- translated blocks ------------------------------------------------------------------
+
+def _address(value):
+    """An address as a literal in a block; a jump off either end of memory gives one
+    below 0 or above 0xFFFF."""
+    return f"0x{value:04X}" if value >= 0 else f"-0x{-value:04X}"
+
 
 MAX_INSTRUCTIONS = 48  # per block, over all its paths: the ROM's runs, short to compile
 TAKEN_SHARE = 2  # a taken branch's path gets at most 1/TAKEN_SHARE of what is left
@@ -193,10 +219,11 @@ class _Translation:
     def leave(self, out, pad, pending, pc):
         if pending:
             out.append(f"{pad}cycles += {pending}")
+        where = pc if pc == "npc" else _address(pc)
         if pc == self.entry:  # another pass, if the guard allows it
-            out += [f"{pad}if cycles + GUARD >= end:", f"{pad}    return {pc}", f"{pad}continue"]
+            out += [f"{pad}if cycles + GUARD >= end:", f"{pad}    return {where}", f"{pad}continue"]
         else:
-            out.append(f"{pad}return {pc}")
+            out.append(f"{pad}return {where}")
 
     def path(self, out, pad, pc, pending, seen, returns, budget):
         """Emit the code of the path from `pc`, `pending` fixed cycles not yet added;
@@ -213,9 +240,11 @@ class _Translation:
             seen = seen | {pc}
             self.left -= 1
             guard = pending if guard is None else max(guard, pending)
-            values = {"PC": str(pc), "NEXT": str(pc + o.length)}
+            # the instruction as a listing shows it, so that a traceback's line can be placed
+            out.append(f"{pad}# {pc:04X}  {disassemble(self.mem, pc)[0]}")
+            values = {"PC": _address(pc), "NEXT": _address(pc + o.length)}
             for k in (1, 2, 3):
-                values[f"n{k}"] = str(self.mem[pc + k]) if k < o.length else "None"
+                values[f"n{k}"] = f"0x{self.mem[pc + k]:02X}" if k < o.length else "None"
             code = [pad + line for line in sem.code]
             nxt = pc + o.length
             # A write that ends the instruction may switch the ROM bank: the path goes on
@@ -252,7 +281,7 @@ class _Translation:
                     return guard
                 # the return of a call made on this path: go on there unless the stack changed
                 pc, returns = returns[-1], returns[:-1]
-                out.append(f"{pad}if npc != {pc}:")
+                out.append(f"{pad}if npc != {_address(pc)}:")
                 self.leave(out, pad + "    ", pending, "npc")
                 continue
             pc = nxt
@@ -302,6 +331,9 @@ def _prune(nodes, live):
     else_live = None
     for line, children in reversed(nodes):
         body = line.lstrip()
+        if body.startswith("#"):  # an instruction's address and listing
+            kept.append((line, children))
+            continue
         if _EXIT.match(body):
             live = set(_REGISTERS)
         elif children:
@@ -376,13 +408,17 @@ def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write, bank=None):
     return lines[:1] + [f"    nonlocal {', '.join(nl)}"] + lines[1:]
 
 
-_block_cache = {}  # source -> code object, shared by every CPU of the process (same ROM)
+# digest of the source -> code object, shared by every CPU of the process (same ROM); the
+# source itself is kept once, by linecache
+_block_cache = {}
+_block_numbers = itertools.count(1)  # each compiled block's pseudo-filename is its own
 
 
 def block_code(lines):
-    key = "\n".join(lines)
+    key = hashlib.blake2b("\n".join(lines).encode(), digest_size=16).digest()
     code = _block_cache.get(key)
     if code is None:
-        code = next(iter(compile_functions([lines], "<sc61860 block>").values()))
+        filename = f"<sc61860 block #{next(_block_numbers)}>"
+        code = next(iter(compile_functions([lines], filename).values()))
         _block_cache[key] = code
     return code
