@@ -3,15 +3,13 @@
 - the cursor is `_` after the text, or a block (■) blinking over a character
   (every ~0.5 s the character shows instead) once LEFT moved it into the text;
 - a typed character replaces the one under the block and the cursor moves on;
-  INS opens a hole (□) under the block, which ENTER drops, DEL removes the character under it (at the end
-  of the line INS, DEL and RIGHT do nothing); LEFT stops at the first character;
+  INS opens a hole (□) under the block, which ENTER drops, DEL removes the character
+  under it (at the end of the line INS, DEL and RIGHT do nothing); LEFT stops at the first character;
 - a line holds 79 characters: the cursor then stays on the last one, and further
   characters replace it;
-- after ENTER in RUN mode LEFT brings the line back with the cursor at its end,
-  RIGHT with the cursor on its first character (on the row the line was typed on;
-  the rows below are cleared);
-- in PRO mode, after a listing (UP/DOWN), RIGHT or LEFT edits the top line: `10:A=1`
-  becomes `10 A=1` with the block on the first character after the number;
+- a line brought back after ENTER, or a listed line edited (terminal.py: `10:A=1`
+  becomes `10 A=1` with the block on the first character after the number; a line
+  brought back shows on the row it was typed on, the rows below cleared);
 - a listed line being edited, and a line LEFT/RIGHT bring back in RUN mode, hold their
   keywords as units (as the firmware keeps them tokenized): the cursor steps over
   `PRINT ` at once, DEL removes it, a typed character replaces it. The display is

@@ -246,7 +246,8 @@ class Codec:
             value = Decimal(data)
         except InvalidOperation:
             raise StateError(f"expected a number, found {data!r:.60}") from None
-        return self._want(value.is_finite(), data, "a finite number")
+        self._want(value.is_finite(), data, "a finite number")
+        return value
 
     # ------------------------------------------------------------ shapes
 

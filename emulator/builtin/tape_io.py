@@ -30,6 +30,7 @@ A transfer runs as a job (jobs.py: a generator yielding the cycles to wait, give
 Jobs it runs in: its `pins`, `mem`, `interp` and `host`) in the state TAPE.
 """
 
+from emulator.builtin import output  # noqa: F401  (PRINT and INPUT first: PRINT # and INPUT # extend them)
 from emulator.builtin.basic_errors import ILLEGAL, IO, MEMORY, SYNTAX, BasicError
 from emulator.builtin.interp import STATEMENTS, statement
 from emulator.builtin.screen import CELL_COLUMNS, COLS, MIRROR, ROWS
