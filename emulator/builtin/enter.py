@@ -67,7 +67,6 @@ class TypedLines:
         # shows after its expression's cycles (_run_immediate; costs.py TYPED_*)
         typed = TYPED_BASE + TYPED_CHAR * len(data) if self.terminal.state.mode is Mode.RUN \
             else ENTER_CYCLES
-        self.runtime.state.typed_end = 0
         # both figures count from ENTER's press, which acted KEY_LATENCY after it
         self.runtime.enter_after(max(1, (enter_cycles(data) or typed) - KEY_LATENCY))
 

@@ -65,6 +65,7 @@ class Runtime:
     def enter_after(self, cycles, value=None):
         """ENTER's work takes `cycles`; then the typed line runs (or `value` shows)."""
         st = self.state
+        st.typed_end = 0
         st.entering = True
         st.enter_value = value
         self.wait(cycles)

@@ -42,7 +42,6 @@ Not yet here: LLIST on the SIO and the OPEN$ function.
 import re
 
 from emulator.builtin.basic_errors import IO, OTHER, SYNTAX, BasicError
-from emulator.builtin.host import FO_SD  # noqa: F401  (the SD bit, for the tests)
 from emulator.builtin.interp import statement
 from emulator.builtin.stored_program import MAX_LINE
 from emulator.builtin.timing import CYCLES

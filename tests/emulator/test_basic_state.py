@@ -3,6 +3,7 @@ power-off state is made from the parts' dataclasses, and whatever bytes come bac
 either that state again or one StateError (a ValueError), never another exception."""
 
 import json
+import typing
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import NamedTuple
@@ -11,7 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bare_machine import BareMachine
 from emulator.builtin import persist
+from emulator.builtin.host import EngineHost
 from emulator.builtin.state_codec import Codec, StateError, transient
 from emulator.builtin.states import Mode, State
 from emulator.machine.facade import PC1360
@@ -169,3 +172,25 @@ def test_any_value_put_anywhere_is_refused_or_read(waiting, data):
         place = place[key]
     place[path[-1]] = data.draw(JSON)
     resume_or_refuse(waiting, header + json.dumps(tree).encode())
+
+
+def members(protocol, prefix=""):
+    """The attribute paths a typing.Protocol declares, its nested protocols' included."""
+    hints = typing.get_type_hints(protocol)
+    for name, kind in hints.items():
+        yield prefix + name
+        if getattr(kind, "_is_protocol", False):
+            yield from members(kind, f"{prefix}{name}.")
+    for name, value in vars(protocol).items():
+        if callable(value) and not name.startswith("_"):
+            yield prefix + name
+
+
+@pytest.mark.parametrize("make", [BareMachine, lambda: PC1360(engine="builtin")])
+def test_the_machine_and_the_fake_provide_all_the_engine_uses(make):
+    machine = make()
+    for path in members(EngineHost):
+        owner = machine
+        for name in path.split("."):
+            assert hasattr(owner, name), path
+            owner = getattr(owner, name)
