@@ -194,3 +194,32 @@ def test_the_machine_and_the_fake_provide_all_the_engine_uses(make):
         for name in path.split("."):
             assert hasattr(owner, name), path
             owner = getattr(owner, name)
+
+
+BUSY = ('10 WAIT 0:USING "##.#":CURSOR 2,1:PRINT 1.25;:USING:GCURSOR (5,5):LINE (0,0)-(9,9)\n'
+        '20 DIM Q$(2)*4:RESTORE 90:FOR I=1 TO 2:READ Q$(I):GOSUB 80:NEXT I:BEEP 1\n'
+        '30 TRON:A=1\n35 TROFF:WAIT 10:PRINT "X":OPEN:LPRINT "Y":CLOSE\n'
+        '40 INPUT "N?";N:PRINT N*2:END\n80 PRINT Q$(I):RETURN\n90 DATA "AB","CD"\n')
+
+
+def test_the_power_state_keeps_every_moment_of_a_busy_program():
+    """At every slice of a program that uses the statements which leave state behind,
+    the power-off state reads back as the snapshot."""
+    machine = PC1360(engine="builtin")
+    machine.type_keys("Y")
+    machine.load_program(tokenize(BUSY))
+    machine.type_keys("RUN{ENTER}")
+    engine = machine.engine
+    seen = set()
+    for step in range(120):
+        if step == 40:
+            machine.type_keys("{DOWN}")     # on from the TRON stop
+        if step == 80:
+            machine.type_keys("7{ENTER}")
+        machine.run_for(0.05)
+        snapshot = engine.snapshot_state()
+        snapshot.parts.keys.prev_keys = frozenset()
+        assert persist.load(engine.power_state()) == snapshot, step
+        seen.add(engine.state)
+    assert engine.internal_errors == []
+    assert {State.DELAY, State.ENTER_WAIT, State.SERIAL, State.INPUT, State.IDLE} <= seen
