@@ -1,4 +1,5 @@
-"""The built-in engine's states, each one enum."""
+"""The built-in engine's states: what run() does (State) and the MODE key's mode (Mode),
+each one enum; EngineState, what the engine's parts share."""
 
 import enum
 from dataclasses import dataclass
