@@ -1,7 +1,7 @@
 """Statements per second of the built-in engine in turbo (no real-time pacing).
 
-Runs a few small loops through BuiltinEngine.run() on a bare machine (mem and a key
-set) and prints statements per wall second for each (and per CPU second, and per CPU
+Runs a few small loops through BuiltinEngine.run() (the engine of a PC1360 facade, which
+is not run itself) and prints statements per wall second for each (and per CPU second, and per CPU
 second with compiler.py switched off). The goal for simple statements is 200,000/s;
 the real PC-1360 manages about 60 (hardware.md §9: ~30 loops of `A=A+1:GOTO 10` per
 second).
@@ -12,7 +12,8 @@ second).
 import sys
 import time
 
-from emulator.builtin.engine import RUNNING, BuiltinEngine
+from emulator.builtin.states import State
+from emulator.machine.facade import PC1360
 from pc1360.tokenizer import parse_program
 
 LOOPS = {
@@ -24,25 +25,15 @@ LOOPS = {
 }
 
 
-class Keyboard:
-    pressed = set()
-
-
-class Machine:
-    def __init__(self):
-        self.mem = bytearray(65536)
-        self.keyboard = Keyboard()
-
-
 def measure(source, per_loop, seconds, compiling=True):
-    engine = BuiltinEngine(Machine())
+    engine = PC1360(engine="builtin").engine
     interp = engine.interp
     interp.compiling = compiling        # False: the interpreter alone (no compiler.py)
     interp.program.init_card(0x8000)
     for line in parse_program(source).lines:
         interp.program.store(line.number, line.body)
     interp.start_program()
-    engine.state = RUNNING
+    engine.state = State.RUNNING
     start, cpu_start = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         engine.run(2_560_000)

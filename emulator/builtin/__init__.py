@@ -12,8 +12,11 @@ Modules, bottom up:
     expr     expressions                        interp    the statement loop
     statements, output   the statement handlers (registered by keyword name)
     typed    keyboard text <-> tokens           typed_codes  key names -> codes
-    input, listview      INPUT and LIST for    engine    BuiltinEngine: keys, modes,
-                         the engine                       the terminal, time
+    states   the engine states (enums)          host      what the engine uses of its machine
+    editor, listview, enter, input, terminal    the display between programs, typed lines
+    keys     the key-wait loop, key handlers    runtime   running the program, stops, errors
+    serial_io, tape_io, jobs                    SIO and cassette transfers
+    state_codec, persist the kept state         engine    BuiltinEngine: wires the parts
 
 What was checked by running the firmware engine on the same keys (the tests marked
 `rom` compare the two engines screen by screen): number display and stored bytes,

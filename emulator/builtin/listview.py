@@ -1,8 +1,8 @@
 """LIST and listed lines on the display: the terminal-like wrapping the firmware
-engine shows, and the UP/DOWN paging through the program after LIST."""
+engine shows, the keywords as units for editing, and the lines before and after one
+for UP/DOWN (terminal.py pages with them)."""
 
 from emulator.builtin.screen import COLS, NUL, ROWS
-from emulator.builtin.states import IDLE
 from emulator.builtin.typed import from_text
 from pc1360.image import Line
 from pc1360.keywords import BY_CODE, BY_NAME, LINE_REF, PREFIX, REM
@@ -36,6 +36,25 @@ def first_colon(body):
         elif byte == 0x3A:
             return index
     return None
+
+
+def ends_with_keyword(body):
+    """True if a tokenized line's last element is a keyword (0xFE code)."""
+    in_string = False
+    last = None
+    index = 0
+    while index < len(body):
+        byte = body[index]
+        step = 1
+        if byte == 0x22:
+            in_string = not in_string
+        elif not in_string and byte == 0xFE:
+            step = 2
+        elif not in_string and byte == 0x1F:
+            step = 3
+        last = byte if not in_string or byte == 0x22 else None
+        index += step
+    return last == 0xFE
 
 
 def wrap_listing(text, indent):
@@ -162,49 +181,42 @@ def render_units(units, numbered):
     return bytes(out), starts
 
 
-class ListMixin:
-    """The LIST part of BuiltinEngine (needs mem, screen, interp, state, prompt)."""
+class Listing:
+    """Program lines as LIST shows them, from the program in `mem`."""
 
-    def _listing(self, addr):
+    def __init__(self, mem, program):
+        self.mem = mem
+        self.program = program
+
+    def text(self, addr):
+        """The line at `addr` as LIST shows it, in display codes."""
         mem = self.mem
         number = mem[addr] << 8 | mem[addr + 1]
         body = bytes(mem[addr + 3:addr + 2 + mem[addr + 2]])
         return from_text(list_line(Line(number, body)))
 
-    def _list(self, number):
-        addr = self.interp.program.first_from(number)
-        self.state = IDLE
-        if addr is None:
-            self._prompt()
-            return
-        self._show_listing(addr)
-
-    def _show_listing(self, addr):
+    def show(self, screen, addr):
         """LIST: the screen filled with lines from the one at `addr` on."""
-        screen = self.screen
         screen.clear()
         row = 0
-        for number, line_addr in self.interp.program.lines():
+        for number, line_addr in self.program.lines():
             if line_addr < addr:
                 continue
             if row >= ROWS:
                 break
-            for chunk in wrap_listing(self._listing(line_addr), len(str(number)) + 1):
+            for chunk in wrap_listing(self.text(line_addr), len(str(number)) + 1):
                 if row < ROWS:
                     screen.show_line(row, chunk, fill=NUL)      # (firmware: NUL-padded)
                     row += 1
         screen.row = min(row, ROWS) - 1
         screen.end_line()
-        self.list_addr = addr
-        self.input_row = None
 
-    def _list_step(self, direction):
-        """UP/DOWN after a listing: the listing from the line before/after the top
-        one; False if there is none."""
-        addrs = [addr for _n, addr in self.interp.program.lines()]
-        if self.list_addr in addrs:
-            index = addrs.index(self.list_addr) + direction
+    def neighbour(self, addr, direction):
+        """The address of the line before (-1) or after (1) the one at `addr`; None if
+        there is none."""
+        addrs = [line_addr for _n, line_addr in self.program.lines()]
+        if addr in addrs:
+            index = addrs.index(addr) + direction
             if 0 <= index < len(addrs):
-                self._show_listing(addrs[index])
-                return True
-        return False
+                return addrs[index]
+        return None

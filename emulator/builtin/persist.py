@@ -1,87 +1,60 @@
-"""The built-in engine's power-off state as bytes (PC1360.power_state keeps it in the
-card file, emulator/machine/card_file.py): its attributes as tagged JSON. Everything else the
-engine knows lives in the machine's memory (program, variables, display, symbols),
-which the machine keeps itself."""
+"""The built-in engine's kept state: an EngineSnapshot holds a copy of each part's state
+dataclass and the interpreter's RunState (PC1360.snapshot keeps it as it is); as bytes
+it is the power-off state, which PC1360.power_state keeps in the card file
+(emulator/machine/card_file.py): JSON made from the dataclasses' typed fields by
+state_codec, and checked against them when read back. Everything else the engine knows
+lives in the machine's memory (program, variables, display, symbols), which the machine
+keeps itself."""
 
 import json
-from decimal import Decimal
+from dataclasses import dataclass
 
-from emulator.builtin.interp import FORLoop, Return
+from emulator.builtin.editor import EditorState
+from emulator.builtin.input import InputState
+from emulator.builtin.interp import FORLoop, Return, RunState
+from emulator.builtin.jobs import JobState
+from emulator.builtin.key_dispatch import KeyState
+from emulator.builtin.runtime import RuntimeState
+from emulator.builtin.screen import ScreenState
+from emulator.builtin.state_codec import Codec, StateError
+from emulator.builtin.states import EngineState
+from emulator.builtin.terminal import TerminalState
 
-MAGIC = "pc1360-builtin-1"
-_TUPLES = {"FORLoop": FORLoop, "Return": Return}
-
-
-def _encode(value):
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        return {"f": repr(value)}
-    if isinstance(value, Decimal):
-        return {"d": str(value)}
-    if isinstance(value, bytes):
-        return {"b": value.hex()}
-    if isinstance(value, bytearray):
-        return {"a": value.hex()}
-    if isinstance(value, (set, frozenset)):
-        return {"s": sorted((_encode(v) for v in value), key=repr)}
-    if isinstance(value, tuple):
-        name = type(value).__name__
-        if name in _TUPLES:
-            return {"n": name, "v": [_encode(v) for v in value]}
-        return {"t": [_encode(v) for v in value]}
-    if isinstance(value, list):
-        return [_encode(v) for v in value]
-    raise TypeError(f"cannot keep a {type(value).__name__} in the power-off state")
+MAGIC = "pc1360-builtin-2"
+_CODEC = Codec(named=(FORLoop, Return))
 
 
-def _decode(value):
-    if isinstance(value, list):
-        return [_decode(v) for v in value]
-    if not isinstance(value, dict):
-        return value
-    if "n" in value:
-        return _TUPLES[value["n"]](*(_decode(v) for v in value["v"]))
-    (tag, data), = value.items()
-    if tag == "f":
-        return float(data)
-    if tag == "d":
-        return Decimal(data)
-    if tag == "b":
-        return bytes.fromhex(data)
-    if tag == "a":
-        return bytearray.fromhex(data)
-    if tag == "s":
-        return frozenset(_decode(v) for v in data)
-    if tag == "t":
-        return tuple(_decode(v) for v in data)
-    raise ValueError(f"unknown tag {tag!r}")
+@dataclass
+class PartStates:
+    """The state of each of the engine's parts (engine.py)."""
+    core: EngineState
+    keys: KeyState
+    editor: EditorState
+    terminal: TerminalState
+    input: InputState
+    runtime: RuntimeState
+    jobs: JobState
+    screen: ScreenState
 
 
-def _encoded(attrs):
-    out = {}
-    for name, value in attrs.items():
-        try:
-            out[name] = _encode(value)
-        except TypeError:
-            pass                # not kept: it starts afresh, as after a reset
-    return out
+@dataclass
+class EngineSnapshot:
+    parts: PartStates
+    interp: RunState
 
 
-def dump(groups):
-    """`groups`: {name: {attribute: value}} -> bytes."""
-    data = {"magic": MAGIC, "groups": {g: _encoded(attrs) for g, attrs in groups.items()}}
+def dump(snapshot):
+    """The power-off state of `snapshot` as bytes."""
+    data = {"magic": MAGIC, "state": _CODEC.encode(EngineSnapshot, snapshot)}
     return json.dumps(data, separators=(",", ":"), sort_keys=True).encode("utf-8")
 
 
 def load(blob):
-    """The groups dump() wrote; ValueError for anything else."""
+    """The EngineSnapshot dump() wrote; StateError (a ValueError) for anything else."""
     try:
         data = json.loads(bytes(blob).decode("utf-8"))
-        if data.get("magic") != MAGIC:
-            raise ValueError("not a built-in engine state")
-        return {g: {k: _decode(v) for k, v in attrs.items()}
-                for g, attrs in data["groups"].items()}
-    except (UnicodeDecodeError, json.JSONDecodeError, AttributeError, KeyError, TypeError,
-            ArithmeticError) as exc:
-        raise ValueError(f"built-in engine state unreadable: {exc}") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise StateError(f"built-in engine state unreadable: {exc}") from None
+    if not isinstance(data, dict) or set(data) != {"magic", "state"} or data["magic"] != MAGIC:
+        raise StateError("not a built-in engine state")
+    return _CODEC.decode(EngineSnapshot, data["state"])

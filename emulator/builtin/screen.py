@@ -11,18 +11,17 @@ of 24, basic_language.md §1.5), so the screen's text lives in RAM like everythi
 else and a program can PEEK it.
 """
 
-from emulator.builtin import font
+from dataclasses import dataclass
 
-LCD_BASE = 0x2800
-BLOCK_STEP = 0x200
-MIRROR = 0x100
+from emulator.builtin import font
+from pc1360.facts import LCD_BASE, LCD_BLOCK_STEP, SYMBOL_BYTE, TEXT_BUFFER
+from pc1360.facts import LCD_MIRROR as MIRROR
+
 LINE_OFFSET = (0x00, 0x40, 0x1E, 0x5E)
 WIDTH, HEIGHT = 150, 32
 ROWS, COLS = 4, 24
-TEXT_BUFFER = 0xFD80
 TEXT_X0 = 6                 # the first dot column a text cell uses
 SPACE, NUL = 0x20, 0x00     # the two blanks the text buffer holds
-SYMBOL_BYTE = 0x303C
 SYMBOL_BITS = {"SHIFT": 0x01, "DEF": 0x02, "RUN": 0x10, "PRO": 0x20,
                "JAPAN": 0x40, "SML": 0x80}
 
@@ -30,7 +29,7 @@ SYMBOL_BITS = {"SHIFT": 0x01, "DEF": 0x02, "RUN": 0x10, "PRO": 0x20,
 def column_address(x, line):
     """Address of the byte holding dot column x of text line `line` (0-3)."""
     block, i = divmod(x, 30)
-    return LCD_BASE + BLOCK_STEP * block + LINE_OFFSET[line] + i
+    return LCD_BASE + LCD_BLOCK_STEP * block + LINE_OFFSET[line] + i
 
 
 # All 150 column addresses of each line, and the 5 glyph columns of each cell.
@@ -73,15 +72,31 @@ def split_row(data, room):
     return data[:room], data[room:]
 
 
+@dataclass
+class ScreenState:
+    row: int = 0            # the output line (PRINT, prompts, messages)
+    col: int = 0            # where PRINT goes on after a trailing `;`
+    done: bool = False      # the output line is finished: output goes on below it
+    scrolls: int = 0        # how often the display scrolled (PRINT's time depends on it)
+
+
+def _state_field(name):
+    return property(lambda self: getattr(self.state, name),
+                    lambda self, value: setattr(self.state, name, value))
+
+
 class Screen:
-    """Text output, scrolling, dots and status symbols over `mem` (64 KiB)."""
+    """Text output, scrolling, dots and status symbols over `mem` (64 KiB); where the
+    output goes is its `state` (ScreenState), whose fields it shows as attributes."""
+
+    row = _state_field("row")
+    col = _state_field("col")
+    done = _state_field("done")
+    scrolls = _state_field("scrolls")
 
     def __init__(self, mem):
         self.mem = mem
-        self.row = 0          # the output line (PRINT, prompts, messages)
-        self.col = 0          # where PRINT goes on after a trailing `;`
-        self.done = False     # the output line is finished: output goes on below it
-        self.scrolls = 0      # how often the display scrolled (PRINT's time depends on it)
+        self.state = ScreenState()
 
     # ------------------------------------------------------------ characters
 

@@ -23,9 +23,8 @@ Figures measured on the firmware engine (the builtin copies them):
 - without OPEN, LOAD and SAVE do nothing; LOAD "name" on the open port is ERROR 8,
   SAVE "name" does nothing, "COM:" is ERROR 1 for both.
 
-The engine runs a transfer as a job (a generator that yields the cycles to wait),
-in its own engine state SERIAL; `progress()` makes machine.now() exact meanwhile.
-A snapshot taken during a transfer does not keep the job.
+The engine runs a transfer as a job (jobs.py: a generator that yields the cycles to
+wait, given the Jobs it runs in: its `pins`, `mem` and `interp`).
 
 LPRINT on the open port (firmware engine, machine.sio at the far end) sends what PRINT
 would store for its items, without the display's alignment: LPRINT 5 sends " 5." and
@@ -44,8 +43,8 @@ import re
 
 from emulator.builtin.basic_errors import IO, OTHER, SYNTAX, BasicError
 from emulator.builtin.interp import statement
-from emulator.builtin.states import IDLE, RUNNING
 from emulator.builtin.stored_program import MAX_LINE
+from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import PREFIX
 from emulator.builtin.typed import to_text, tokenize_body
 from pc1360 import charset
@@ -55,31 +54,29 @@ from pc1360.keywords import BY_CODE, LINE_REF
 from pc1360.listing import list_line
 from pc1360.tokenizer import tokenize_line
 
-SERIAL = "serial"           # the engine state while LOAD or SAVE runs
-LATCH = 0x3800
 ER, RR, RS = 0x02, 0x04, 0x08
-FO_SD = 0x02
 IB_RD, IB_CS, IB_CD = 0x20, 0x40, 0x80
-BIT_CYCLES = {300: 854, 600: 426, 1200: 212}
-FRAME_GAP = 206             # cycles between a frame's end and the next start bit
-CR_EARLY, LF_EARLY, EOF_LATE = 40, 141, 63
-RS_DELAY = 1221             # SAVE start -> RS
-RS_DROP = 86                # end of the 0x1A frame -> RS low
-STOP_EARLY = 7              # SD goes to mark this much before the stop bit
-POLL = 40                   # cycles between reads of INB while waiting for CS, CD
-RD_POLL = 20                # ... and for a start bit
-FIRST_LINE = -1364          # first line: RS to its first start bit = this + SAVE_LINE
-RR_DELAY = 400              # LOAD: ER write -> RR (when CD is high)
-# LPRINT (firmware engine, 1200 baud): RS pulses for 55-108 cycles, then rises for good
-# after 3,540 cycles + 224 a character + 1,930 a number (+ 270 without a line end); the
-# first start bit 298 cycles later; a start bit 179 cycles after the previous frame's
-# end (CR 270, LF 65); RS drops 127 cycles after a line end's frame, 155 after another.
-LPRINT_PULSE = 100
-LPRINT_LEAD, LPRINT_CHAR, LPRINT_NUMBER, LPRINT_OPEN_END = 3_540, 224, 1_930, 270
-LPRINT_FIRST = 298
-LPRINT_GAP = {0x0D: 270, 0x0A: 65}
-LPRINT_GAP_OTHER = 179
-LPRINT_DROP_EOL, LPRINT_DROP_OTHER = 127, 155
+BIT_CYCLES = {baud: CYCLES[f"sio_bit_{baud}"] for baud in (300, 600, 1200)}
+FRAME_GAP = CYCLES["sio_frame_gap"]         # a frame's end to the next start bit
+CR_EARLY, LF_EARLY, EOF_LATE = CYCLES["sio_cr_early"], CYCLES["sio_lf_early"], \
+    CYCLES["sio_eof_late"]
+RS_DELAY = CYCLES["save_rs_delay"]          # SAVE start -> RS
+RS_DROP = CYCLES["save_rs_drop"]            # end of the 0x1A frame -> RS low
+STOP_EARLY = CYCLES["sio_stop_early"]       # SD goes to mark this much before the stop bit
+POLL = CYCLES["sio_poll"]                   # between reads of INB while waiting for CS, CD
+RD_POLL = CYCLES["sio_rd_poll"]             # ... and for a start bit
+FIRST_LINE = CYCLES["save_first_line"]      # first line: RS to its first start bit
+LINE_GAP = CYCLES["save_line_gap"]          # ... and a later line's: period less this
+RR_DELAY = CYCLES["load_rr_delay"]          # LOAD: ER write -> RR (when CD is high)
+# LPRINT (firmware engine, 1200 baud): RS pulses, then rises for good after a lead, a
+# time per character and per number (and more without a line end), then the frames.
+LPRINT_PULSE = CYCLES["lprint_pulse"]
+LPRINT_LEAD, LPRINT_CHAR = CYCLES["lprint_lead"], CYCLES["lprint_char"]
+LPRINT_NUMBER, LPRINT_OPEN_END = CYCLES["lprint_number"], CYCLES["lprint_open_end"]
+LPRINT_FIRST = CYCLES["lprint_first"]
+LPRINT_GAP = {0x0D: CYCLES["lprint_gap_cr"], 0x0A: CYCLES["lprint_gap_lf"]}
+LPRINT_GAP_OTHER = CYCLES["lprint_gap"]
+LPRINT_DROP_EOL, LPRINT_DROP_OTHER = CYCLES["lprint_drop_eol"], CYCLES["lprint_drop_other"]
 EOL_CODES = {"C": 0x0D, "F": 0x0A, "L": 0x0A}
 EOL_BYTES = {"C": b"\r", "F": b"\n", "L": b"\r\n"}
 MAX_TEXT = 80
@@ -100,8 +97,10 @@ LATCH_BIT6 = 0x40           # CLOSE and END leave it set, RUN clears it (no SIO 
 # Cycles per line feature (see features()): constant, digits of the line number,
 # keywords, sum of their keyword-table indexes, other letters, other characters,
 # string characters, characters after REM, compiled line numbers.
-LOAD_LINE = (499, 2218, 1794, 19, 2771, 374, 418, 500, 735)
-SAVE_LINE = (4846, 11, 935, 0, 189, 202, 201, 196, 2146)
+_FEATURES = ("const", "digits", "keywords", "keyword_index", "letters", "other", "string",
+             "rem", "refs")
+LOAD_LINE = tuple(CYCLES[f"load_line_{name}"] for name in _FEATURES)
+SAVE_LINE = tuple(CYCLES[f"save_line_{name}"] for name in _FEATURES)
 
 
 def features(number, body):
@@ -225,13 +224,13 @@ def held_lines(mem):
     return ER if mem[LATCH_SHADOW] & ER << 4 else 0
 
 
-def end_latch(engine, run=False):
+def end_latch(owner, run=False):
     """END leaves the held lines and bit 6 in the latch (the firmware writes the lines,
     then ~24,300 cycles later them and bit 6, inside END's time: one write here, at
-    END's start). RUN's writes end with the held lines alone."""
-    pins = _Pins(engine)
-    lines = held_lines(engine.mem)
-    pins.latch(lines if run else lines | LATCH_BIT6)
+    END's start). RUN's writes end with the held lines alone. `owner`: the engine or
+    its Jobs (their `pins` and `mem`)."""
+    lines = held_lines(owner.mem)
+    owner.pins.latch(lines if run else lines | LATCH_BIT6)
 
 
 def get_port(mem):
@@ -267,11 +266,13 @@ def _device_name(it):
 # Cycles from the ENTER key going down to the first write to the latch, on the firmware
 # engine, for a typed line that starts with these statements (the firmware reads a
 # typed OPEN "..." for longer); the engine waits them instead of a typed line's time.
-ENTER_TO_LATCH = {"OPEN": 34270, "OPEN ": 73651, "CLOSE": 36099, "LOAD": 35702,
-                  "SAVE": 34856}
-ENTER_LATE = 100            # the built-in engine's own lag from ENTER to the job
-OPEN_ER = 427               # OPEN "...": the latch is cleared, then ER set this later
-CLOSE_LATCH = 24961         # CLOSE writes ER, then ER + bit 6 this later
+ENTER_TO_LATCH = {"OPEN": CYCLES["enter_to_latch_open"],
+                  "OPEN ": CYCLES["enter_to_latch_open_text"],
+                  "CLOSE": CYCLES["enter_to_latch_close"], "LOAD": CYCLES["enter_to_latch_load"],
+                  "SAVE": CYCLES["enter_to_latch_save"]}
+ENTER_LATE = CYCLES["enter_late"]       # the built-in engine's own lag from ENTER to the job
+OPEN_ER = CYCLES["open_er"]             # OPEN "...": the latch is cleared, then ER set this later
+CLOSE_LATCH = CYCLES["close_latch"]     # CLOSE writes ER, then ER + bit 6 this later
 
 
 def enter_cycles(data):
@@ -283,7 +284,8 @@ def enter_cycles(data):
         return None
     if len(body) < 2 or body[0] != PREFIX:
         return None
-    name = getattr(BY_CODE.get(body[1]), "name", None)
+    keyword = BY_CODE.get(body[1])
+    name = keyword.name if keyword is not None else None
     if name == "OPEN" and body[2:3] not in (b"", b"\r", b":"):
         name = "OPEN "
     if name not in ENTER_TO_LATCH:
@@ -332,80 +334,7 @@ def stmt_save(it):
         it.pending = ("serial", "save")
 
 
-# ---------------------------------------------------------------- the engine side
-
-class SerialMixin:
-    """The engine's part: start a job, run it in the SERIAL state, exact time."""
-
-    sio_offset = 0          # cycles of the current run() call used before a bus access
-    _sio_job = None
-
-    def progress(self):
-        """Cycles of the current run() call so far, for machine.now()."""
-        return self.sio_offset
-
-    def _serial_start(self, kind, *args):
-        settings, _ = get_port(self.mem)
-        job = JOBS[kind]
-        self._sio_job = [job(self, settings, *args), 0]
-        self.state = SERIAL
-
-    def _serial_run(self, budget, offset):
-        """Run the job for up to `budget` cycles; `offset` cycles of this run() call
-        went before. Returns the cycles used."""
-        entry = self._sio_job
-        if entry is None:                           # a snapshot dropped the job
-            self.state = self._serial_after()
-            return 0
-        used = 0
-        try:
-            while used < budget:
-                if entry[1] > 0:
-                    step = min(entry[1], budget - used)
-                    entry[1] -= step
-                    used += step
-                    continue
-                self.sio_offset = offset + used
-                try:
-                    entry[1] = next(entry[0])
-                except StopIteration:
-                    self._sio_job = None
-                    self.state = self._serial_after()
-                    break
-                except BasicError as err:
-                    self._sio_job = None
-                    self._show_error(err.code, self.interp.line)
-                    break
-        finally:
-            self.sio_offset = 0
-        return max(used, 1)
-
-    def _serial_after(self):
-        return RUNNING if self.interp.running else IDLE
-
-
-class _Pins:
-    """The port bits on the machine's bus (looked up at each access, so that whatever
-    wraps the bus sees them)."""
-
-    def __init__(self, engine):
-        self.machine = engine.machine
-        # a machine without a bus (the engine tests' FakeMachine) has nothing connected
-        self.wired = hasattr(self.machine, "bus")
-
-    def latch(self, value):
-        if self.wired:
-            self.machine.bus.write(LATCH, value)
-
-    def inb(self):
-        return self.machine.bus.inb() if self.wired else 0
-
-    def sd(self, space):
-        if not self.wired:
-            return
-        bus = self.machine.bus
-        bus.outf((bus.fo & ~FO_SD) | (FO_SD if space else 0))
-
+# ---------------------------------------------------------------- the jobs
 
 def _frame_levels(value, bits, parity, stops):
     levels = [1]                                    # start bit: space
@@ -430,36 +359,36 @@ def _send_frame(pins, value, bit, bits, parity, stops):
     yield frame - len(levels) * bit + STOP_EARLY
 
 
-def open_job(engine, settings, cleared=False):
+def open_job(jobs, settings, cleared=False):
     """OPEN: ER (after clearing the latch when OPEN has a string)."""
-    pins = _Pins(engine)
+    pins = jobs.pins
     if cleared:
         pins.latch(0)
         yield OPEN_ER
     pins.latch(ER)
     for base in (LATCH_SHADOW, LATCH_SHADOW ^ 0x100):   # (the block's mirror)
-        engine.mem[base] = ER << 4
+        jobs.mem[base] = ER << 4
 
 
-def close_job(engine, settings):
+def close_job(jobs, settings):
     """CLOSE writes the latch twice: the held lines (ER stays high after OPEN, low
     without one), then them and bit 6."""
-    pins = _Pins(engine)
-    lines = held_lines(engine.mem)
+    pins = jobs.pins
+    lines = held_lines(jobs.mem)
     pins.latch(lines)
     yield CLOSE_LATCH
     pins.latch(lines | LATCH_BIT6)
 
 
-def save_job(engine, settings):
+def save_job(jobs, settings):
     """SAVE: RS, wait for CS, the program as listing lines, the end-of-file code."""
     baud, parity, bits, stops, _code, eol, eof = settings
-    pins = _Pins(engine)
+    pins = jobs.pins
     bit = BIT_CYCLES[baud]
     frame = (1 + bits + (parity != "N") + stops) * bit
     period = frame + FRAME_GAP
-    program = engine.interp.program
-    mem = engine.mem
+    program = jobs.interp.program
+    mem = jobs.mem
     pins.latch(ER)
     yield RS_DELAY
     pins.latch(ER | RS)
@@ -472,7 +401,7 @@ def save_job(engine, settings):
             body = body[:-1]
         text = save_text(number, body)
         listing = model(SAVE_LINE, number, body)
-        lead = FIRST_LINE + listing if first else period - 2326 + listing
+        lead = FIRST_LINE + listing if first else period - LINE_GAP + listing
         first = False
         for index, value in enumerate(text):
             plan.append((lead if index == 0 else period, value))
@@ -490,11 +419,11 @@ def save_job(engine, settings):
     pins.latch(ER)
 
 
-def lprint_job(engine, settings, text, numbers, newline):
+def lprint_job(jobs, settings, text, numbers, newline):
     """LPRINT: `text` (then the line end if `newline`) with RS, each byte once CS is
     high; `numbers` is how many numbers it formatted (they take time first)."""
     baud, parity, bits, stops, _code, eol, _eof = settings
-    pins = _Pins(engine)
+    pins = jobs.pins
     bit = BIT_CYCLES[baud]
     data = text + (EOL_BYTES[eol] if newline else b"")
     pins.latch(ER | RS)
@@ -514,10 +443,10 @@ def lprint_job(engine, settings, text, numbers, newline):
     pins.latch(ER)
 
 
-def load_job(engine, settings):
+def load_job(jobs, settings):
     """LOAD: ER, wait for CD, RR; lines as typed until the end-of-file code."""
     baud, parity, bits, _stops, _code, eol, eof = settings
-    pins = _Pins(engine)
+    pins = jobs.pins
     bit = BIT_CYCLES[baud]
     end_code = EOL_CODES[eol]
     byte_end = round((bits + (parity != "N") + 1.19) * bit) - RD_POLL // 2
@@ -542,20 +471,20 @@ def load_job(engine, settings):
         if value == eof:
             pins.latch(ER)
             if text.strip(b" "):
-                _store(engine, bytes(text))
+                _store(jobs, bytes(text))
             return
         if value == end_code:
             pins.latch(ER)
             line = bytes(text)
             text.clear()
             if line.strip(b" "):
-                yield _store(engine, line)
+                yield _store(jobs, line)
             pins.latch(ER | RR)
         elif value not in (0x0D, 0x0A) and len(text) < MAX_TEXT:
             text.append(value)
 
 
-def _store(engine, data):
+def _store(jobs, data):
     """Store a received line as PRO mode stores a typed one; the cycles it takes. A
     line that cannot be stored (no line number, garbled) is dropped and LOAD goes on
     (the firmware stores what it got of a garbled line; what it does with a line
@@ -564,7 +493,7 @@ def _store(engine, data):
     digits = len(text) - len(text.lstrip(b"0123456789"))
     if not digits or not 1 <= int(text[:digits]) <= MAX_LINE:
         return LOAD_LINE[0]
-    program = engine.interp.program
+    program = jobs.interp.program
     if not text[digits:].strip(b" :"):
         program.store(int(text[:digits]), b"")
         return LOAD_LINE[0]
@@ -576,5 +505,5 @@ def _store(engine, data):
     return model(LOAD_LINE, line.number, line.body)
 
 
-JOBS = {"open": open_job, "open ": lambda engine, settings: open_job(engine, settings, True),
+JOBS = {"open": open_job, "open ": lambda jobs, settings: open_job(jobs, settings, True),
         "close": close_job, "load": load_job, "save": save_job, "lprint": lprint_job}

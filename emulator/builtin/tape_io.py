@@ -26,32 +26,32 @@ Figures from the firmware engine (the built-in one copies them):
 - PRINT #1 / INPUT #1 (with or without OPEN) do nothing observable on the firmware
   engine: no SIO byte, handshake line, tape signal or wait; #2 ... are ERROR 1.
 
-A transfer runs as a job of the engine's serial machinery (serial_io.SerialMixin: a
-generator yielding the cycles to wait) in the state TAPE.
+A transfer runs as a job (jobs.py: a generator yielding the cycles to wait, given the
+Jobs it runs in: its `pins`, `mem`, `interp` and `host`) in the state TAPE.
 """
 
+from emulator.builtin import output  # noqa: F401  (PRINT and INPUT first: PRINT # and INPUT # extend them)
 from emulator.builtin.basic_errors import ILLEGAL, IO, MEMORY, SYNTAX, BasicError
 from emulator.builtin.interp import STATEMENTS, statement
 from emulator.builtin.screen import CELL_COLUMNS, COLS, MIRROR, ROWS
-from emulator.builtin.states import IDLE
 from emulator.builtin.stored_program import MERGE_PTR, set_word
+from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
 from emulator.builtin.vars import DIM_TOP, FIXED_Z, HEADER_LEN, NUM, STR, type_byte
 from pc1360 import charset, ramcard, tape, tapesound
 from pc1360.errors import FormatError
+from pc1360.facts import CYCLES_PER_SECOND
 
-TAPE = "tape"               # the engine state while a tape statement runs
-BIT_CYCLES = 512            # 2 ms at 256,000 cycles/s
-CYCLES_PER_SECOND = 256_000
+BIT_CYCLES = CYCLES["tape_bit"]
 REMOTE, SILENT, ZERO, ONE, LISTENING = 1, 0, 2, 3, 7     # Xout modes (OUTC bits 4-6)
-REMOTE_CYCLES = 20000       # mode 1 before and after the signal
-QUIET_CYCLES = 7664         # mode 0 between the first mode 1 and the lead-in
-PRINT_LATE = 21400          # cycles from the last mode 0 to PRINT#'s end
-CSAVE_LATE = 41100          # ... and to CSAVE's `>`
-BYTE_LATE = 4600            # a read takes a byte this long after its last data bit
-ERROR_LATE = 18100          # ... to the ERROR 8 of a damaged or different program
-READ_LATE = 37000           # cycles from INPUT#'s final mode 0 to its end
-LOAD_LATE = 36500           # ... and from CLOAD's (MERGE's, CLOAD?'s) to its end
+REMOTE_CYCLES = CYCLES["tape_remote"]       # mode 1 before and after the signal
+QUIET_CYCLES = CYCLES["tape_quiet"]         # mode 0 between the first mode 1 and the lead-in
+PRINT_LATE = CYCLES["tape_print_late"]      # from the last mode 0 to PRINT#'s end
+CSAVE_LATE = CYCLES["tape_csave_late"]      # ... and to CSAVE's `>`
+BYTE_LATE = CYCLES["tape_byte_late"]        # a read takes a byte this long after its last bit
+ERROR_LATE = CYCLES["tape_error_late"]      # ... to the ERROR 8 of a damaged or other program
+READ_LATE = CYCLES["tape_read_late"]        # from INPUT#'s final mode 0 to its end
+LOAD_LATE = CYCLES["tape_load_late"]        # ... and from CLOAD's (MERGE's, CLOAD?'s)
 # While a read takes a file in, the firmware shows this mark in the bottom right cell
 # (its display columns, read from the firmware engine's display RAM).
 READ_MARK = bytes((0x00, 0x14, 0x08, 0x3E, 0x08))
@@ -225,40 +225,7 @@ _hash_statement("PRINT", print_hash)
 _hash_statement("INPUT", input_hash)
 
 
-# ---------------------------------------------------------------- the engine side
-
-class TapeMixin:
-    """Start a tape job; BRK ends it. The job runs in SerialMixin's runner."""
-
-    _tape_writing = False
-
-    def _tape_start(self, pending):
-        job = TAPE_JOBS[pending[1]]
-        self._sio_job = [job(self, *pending[2:]), 0]
-        self._tape_writing = pending[1] == "write"
-        self.state = TAPE
-
-    def _tape_break(self):
-        """BRK while the tape runs: writing does not read it; a read stops, with `>`
-        after a typed line and BREAK IN line in a program (as the firmware does)."""
-        if self._tape_writing:
-            return
-        self._sio_job = None
-        self._xout(SILENT)
-        if self.interp.line_addr is not None:
-            self._stop_with(b"BREAK", keep_position=True)
-            return
-        interp = self.interp
-        interp.running = interp.stepping = False
-        interp.pending = None
-        self.state = IDLE
-        self._prompt()
-
-    def _xout(self, mode):
-        bus = getattr(self.machine, "bus", None)
-        if bus is not None:
-            bus.outc((bus.control & 0x8F) | mode << 4)
-
+# ---------------------------------------------------------------- the jobs
 
 def _signal_runs(record, leads):
     """(mode, cycles) of the record's signal after the lead-in starts."""
@@ -272,18 +239,18 @@ def _signal_runs(record, leads):
     return [(ONE if bit else ZERO, count * BIT_CYCLES) for bit, count in runs]
 
 
-def write_job(engine, record, leads, error, late):
+def write_job(jobs, record, leads, error, late):
     """CSAVE / PRINT#: the remote line, the record's signal, the remote line again."""
-    engine._xout(REMOTE)
+    jobs.pins.xout(REMOTE)
     yield REMOTE_CYCLES
-    engine._xout(SILENT)
+    jobs.pins.xout(SILENT)
     yield QUIET_CYCLES
     for mode, cycles in _signal_runs(record, leads):
-        engine._xout(mode)
+        jobs.pins.xout(mode)
         yield cycles
-    engine._xout(REMOTE)
+    jobs.pins.xout(REMOTE)
     yield REMOTE_CYCLES
-    engine._xout(SILENT)
+    jobs.pins.xout(SILENT)
     yield late
     if error is not None:
         raise BasicError(error)
@@ -292,10 +259,9 @@ def write_job(engine, record, leads, error, late):
 class _TapeReader:
     """The bytes of the inserted tape from now on, each with the cycle it is read at."""
 
-    def __init__(self, engine):
-        cassette = getattr(engine.machine, "cassette", None)
-        edges = cassette.play() if cassette is not None else []
-        self.now = engine.machine.now() if edges else 0
+    def __init__(self, jobs):
+        edges = jobs.host.cassette.play()
+        self.now = jobs.host.now() if edges else 0
         timed = tapesound.decode_crossings([cycle for cycle, _ in edges], CYCLES_PER_SECOND)
         self.data = bytes(byte for byte, _ in timed)
         self.times = [round(at) for _, at in timed]
@@ -325,23 +291,23 @@ class _TapeReader:
         return None
 
 
-def _read_mark(engine, shown):
-    mem = engine.mem
+def _read_mark(jobs, shown):
+    mem = jobs.mem
     for addr, bits in zip(CELL_COLUMNS[ROWS - 1][COLS - 1], READ_MARK):
         mem[addr] = mem[addr + MIRROR] = bits if shown else 0
 
 
-def _find_file(engine, kinds, name):
+def _find_file(jobs, kinds, name):
     """(reader, position after the header) of the next file of `kinds` called `name`.
     Without one the statement listens until BRK, and takes a tape put in meanwhile."""
-    cassette = getattr(engine.machine, "cassette", None)
+    cassette = jobs.host.cassette
     while True:
-        reader = _TapeReader(engine)
+        reader = _TapeReader(jobs)
         pos = reader.next_file(kinds, name)
         if pos is not None:
             return reader, pos
-        heard = cassette.tape if cassette is not None else None
-        while (cassette.tape if cassette is not None else None) is heard:
+        heard = cassette.tape
+        while cassette.tape is heard:
             yield INSERT_POLL
 
 
@@ -351,32 +317,32 @@ def _listen_forever():
         yield LISTEN
 
 
-def _start_reading(engine):
+def _start_reading(jobs):
     """The remote line as for writing, then mode 7 while the tape plays."""
-    engine._xout(REMOTE)
+    jobs.pins.xout(REMOTE)
     yield REMOTE_CYCLES
-    engine._xout(SILENT)
+    jobs.pins.xout(SILENT)
     yield QUIET_CYCLES
-    engine._xout(LISTENING)
+    jobs.pins.xout(LISTENING)
 
 
-def _stop_reading(engine, late=READ_LATE):
-    engine._xout(REMOTE)
+def _stop_reading(jobs, late=READ_LATE):
+    jobs.pins.xout(REMOTE)
     yield REMOTE_CYCLES
-    engine._xout(SILENT)
+    jobs.pins.xout(SILENT)
     yield late
 
 
-def input_job(engine, name, items, error):
+def input_job(jobs, name, items, error):
     """INPUT#: the next data file of that name, then one item per variable. As on the
     firmware: a fixed variable takes only a fixed variable's item and the others only
     the others' (ERROR 8 when the item's descriptor has been read); the bytes are
     copied as far as both are long, whatever the types; a damaged item is ERROR 8."""
-    yield from _start_reading(engine)
-    reader, pos = yield from _find_file(engine, (tape.DATA_TYPE,), name)
+    yield from _start_reading(jobs)
+    reader, pos = yield from _find_file(jobs, (tape.DATA_TYPE,), name)
     yield reader.wait_until(pos)
-    _read_mark(engine, True)
-    mem = engine.mem
+    _read_mark(jobs, True)
+    mem = jobs.mem
     for descriptor, addr, length in items:
         try:
             (found, data), end = tape.decode_item(reader.data, reader.pos)
@@ -384,10 +350,10 @@ def input_job(engine, name, items, error):
             if exc.offset >= len(reader.data):      # the tape ends: nothing more comes
                 yield from _listen_forever()
             yield reader.wait_until(exc.offset + 1)
-            yield from _read_error(engine)
+            yield from _read_error(jobs)
         if (found == tape.FIXED_ITEM) != (descriptor == tape.FIXED_ITEM):
             yield reader.wait_until(reader.pos + len(tape.FIXED_ITEM) + 1)
-            yield from _read_error(engine)
+            yield from _read_error(jobs)
         size = min(length, len(data))
         if size < len(data):        # the firmware stops after the blocks it needs
             blocks = -(-size // tape.ITEM_BLOCK)
@@ -396,39 +362,39 @@ def input_job(engine, name, items, error):
             yield reader.wait_until(end)
         reader.pos = end
         mem[addr:addr + size] = data[:size]
-    _read_mark(engine, False)
-    yield from _stop_reading(engine)
+    _read_mark(jobs, False)
+    yield from _stop_reading(jobs)
     if error is not None:
         raise BasicError(error)
 
 
-def _read_error(engine):
+def _read_error(jobs):
     """ERROR 8 while reading: the mark goes, the remote line as at a read's end."""
-    _read_mark(engine, False)
-    engine._xout(REMOTE)
+    _read_mark(jobs, False)
+    jobs.pins.xout(REMOTE)
     yield REMOTE_CYCLES
-    engine._xout(SILENT)
+    jobs.pins.xout(SILENT)
     yield ERROR_LATE
     raise BasicError(IO)
 
 
-def _program_job(engine, name, action):
-    """CLOAD / MERGE / CLOAD?: the next program file of that name; `action(engine,
+def _program_job(jobs, name, action):
+    """CLOAD / MERGE / CLOAD?: the next program file of that name; `action(jobs,
     image)` takes it and returns the index of the first image byte it refuses (CLOAD?)
     or None. A damaged record is ERROR 8 when the damage is read."""
-    yield from _start_reading(engine)
-    reader, pos = yield from _find_file(engine, (tape.FILE_TYPE, tape.PROTECTED_TYPE), name)
+    yield from _start_reading(jobs)
+    reader, pos = yield from _find_file(jobs, (tape.FILE_TYPE, tape.PROTECTED_TYPE), name)
     start = pos - tape.HEADER.sizeof()
     record = reader.data[start:]
     body = tape.header_size(record)
     yield reader.wait_until(start + body)
-    _read_mark(engine, True)
+    _read_mark(jobs, True)
     problems = []
     _name, image = tape.decode_tap(record, problems)
-    refused = None if problems else action(engine, image)
+    refused = None if problems else action(jobs, image)
     if problems:
         if action is _put_program:
-            engine.interp.program.new()
+            jobs.interp.program.new()
         end = problems[0].offset + 1
     elif refused is not None:
         end = body + refused + refused // tape.BLOCK + 1
@@ -436,72 +402,72 @@ def _program_job(engine, name, action):
         end = body + len(tape.encode_tap(image)) - tape.HEADER.sizeof()
     yield reader.wait_until(start + min(end, len(record)))
     if problems or refused is not None:
-        yield from _read_error(engine)
-    _read_mark(engine, False)
-    yield from _stop_reading(engine, LOAD_LATE)
+        yield from _read_error(jobs)
+    _read_mark(jobs, False)
+    yield from _stop_reading(jobs, LOAD_LATE)
 
 
-def _put_program(engine, image):
-    mem = engine.mem
-    for address, data in ramcard.program_writes(image, getattr(engine.machine, "card_kb", 32)):
+def _put_program(jobs, image):
+    mem = jobs.mem
+    for address, data in ramcard.program_writes(image, jobs.host.card_kb):
         mem[address:address + len(data)] = data
-    engine.interp.vars.clear()
-    engine.interp.program.changed()
+    jobs.interp.vars.clear()
+    jobs.interp.program.changed()
 
 
-def _merge_program(engine, image):
+def _merge_program(jobs, image):
     """MERGE: after the program. Lines numbered above the last one continue its block;
     otherwise the old end mark stays as a separator and the merge pointer (0xFFDB)
     marks the new block (as the firmware leaves them)."""
-    program = engine.interp.program
+    program = jobs.interp.program
     end = program.end
     numbers = [number for number, _addr in program.lines()]
     first = image[0] << 8 | image[1]
     if numbers and first <= numbers[-1]:
-        set_word(engine.mem, MERGE_PTR, end)
+        set_word(jobs.mem, MERGE_PTR, end)
         end += 1
-    if end + len(image) >= min(engine.interp.vars.dim_pointer(), DIM_TOP + 1):
+    if end + len(image) >= min(jobs.interp.vars.dim_pointer(), DIM_TOP + 1):
         raise BasicError(MEMORY)
-    mem = engine.mem
+    mem = jobs.mem
     mem[end:end + len(image)] = image
     mem[end + len(image)] = tape.END_MARK
     program._set_end(end + len(image))
     program.changed()
 
 
-def _verify_program(engine, image):
+def _verify_program(jobs, image):
     """CLOAD?: the index of the first byte that differs from the program, or None."""
-    program = engine.interp.program
-    stored = bytes(engine.mem[program.start + 1:program.end]) + bytes((tape.END_MARK,))
+    program = jobs.interp.program
+    stored = bytes(jobs.mem[program.start + 1:program.end]) + bytes((tape.END_MARK,))
     for index, byte in enumerate(image + bytes((tape.END_MARK,))):
         if index >= len(stored) or stored[index] != byte:
             return index
     return None
 
 
-def _chain_program(engine, image, target):
-    mem = engine.mem
-    for address, data in ramcard.program_writes(image, getattr(engine.machine, "card_kb", 32)):
+def _chain_program(jobs, image, target):
+    mem = jobs.mem
+    for address, data in ramcard.program_writes(image, jobs.host.card_kb):
         mem[address:address + len(data)] = data
-    interp = engine.interp
+    interp = jobs.interp
     interp.program.changed()
     interp.start_program(None if target is None else interp.resolve(target))
 
 
-def chain_job(engine, name, target):
-    return _program_job(engine, name, lambda engine, image: _chain_program(engine, image, target))
+def chain_job(jobs, name, target):
+    return _program_job(jobs, name, lambda jobs, image: _chain_program(jobs, image, target))
 
 
-def cload_job(engine, name):
-    return _program_job(engine, name, _put_program)
+def cload_job(jobs, name):
+    return _program_job(jobs, name, _put_program)
 
 
-def merge_job(engine, name):
-    return _program_job(engine, name, _merge_program)
+def merge_job(jobs, name):
+    return _program_job(jobs, name, _merge_program)
 
 
-def verify_job(engine, name):
-    return _program_job(engine, name, _verify_program)
+def verify_job(jobs, name):
+    return _program_job(jobs, name, _verify_program)
 
 
 TAPE_JOBS = {"write": write_job, "input": input_job, "cload": cload_job,

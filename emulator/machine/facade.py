@@ -45,7 +45,7 @@ class PC1360:
 
     engine: "firmware" (the SC61860 running the ROM set from `rom_dir`, or from the user data
     directory; `roms` may pass an already loaded romset.RomSet), "builtin" (emulator/builtin/,
-    no ROM needed), or a callable
+    no ROM needed; the machine is its host, emulator/builtin/host.EngineHost), or a callable
     factory(machine) -> engine with reset() and run(cycles) -> cycles.
     """
 

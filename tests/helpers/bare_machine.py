@@ -1,5 +1,8 @@
-"""The least a built-in engine needs from its machine: 64 KB of memory and the set of
-keys held down. Engine tests drive it without the LCD, buses or timers."""
+"""BareMachine: a complete fake of what the built-in engine uses of its machine
+(emulator/builtin/host.EngineHost), for engine tests that drive engine.run() without the
+real LCD, buses or timers: 64 KB of memory, the keys held down, ports that remember what
+was written, a recorder with no tape, a display and a buzzer that only keep their
+settings. Its clock stands still unless a test moves `cycles`."""
 
 
 class Keyboard:
@@ -7,7 +10,71 @@ class Keyboard:
         self.pressed = set()
 
 
+class Bus:
+    """Ports with nothing connected: IB reads 0, writes are kept."""
+
+    def __init__(self):
+        self.control = 0
+        self.fo = 0
+        self.card_sizes = [0x8000, 0]
+        self.slot = 0
+        self.writes = []            # (address, value) of write()
+
+    def write(self, addr, value):
+        self.writes.append((addr, value))
+
+    def outc(self, value):
+        self.control = value
+
+    def outf(self, value):
+        self.fo = value
+
+    def inb(self):
+        return 0
+
+
+class Cassette:
+    tape = None
+
+    def play(self):
+        return []
+
+
+class Display:
+    def __init__(self):
+        self.enabled = False
+        self.font = {}
+
+    def set_font(self, font):
+        self.font = dict(font)
+
+
+class Buzzer:
+    def __init__(self):
+        self.mode = 0
+
+    def set_mode(self, now, mode):
+        self.mode = mode
+
+
 class BareMachine:
     def __init__(self):
         self.mem = bytearray(65536)
         self.keyboard = Keyboard()
+        self.bus = Bus()
+        self.cassette = Cassette()
+        self.lcd = Display()
+        self.buzzer = Buzzer()
+        self.card_kb = 32
+        self.off = False
+        self.cycles = 0
+
+    def now(self):
+        return self.cycles
+
+    def poke(self, addr, value):
+        self.mem[addr & 0xFFFF] = value & 0xFF
+
+    def power_off(self):
+        self.off = True
+        self.lcd.enabled = False

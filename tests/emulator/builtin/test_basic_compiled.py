@@ -5,7 +5,8 @@ every run() call, errors included."""
 import pytest
 
 from emulator.builtin import bcd, compile_expr
-from emulator.builtin.engine import RUNNING, BuiltinEngine, tokenize_body
+from emulator.builtin.engine import BuiltinEngine, tokenize_body
+from emulator.builtin.states import State
 from emulator.builtin.interp import ANSWER, ANSWER_END
 from pc1360.tokenizer import parse_program
 from tests.helpers.bare_machine import BareMachine
@@ -89,7 +90,7 @@ def trace_run(source, compiling, slices=40, cycles=60_000):
         used = engine.run(cycles)
         interp = engine.interp
         states.append((used, engine.clock, bytes(machine.mem), engine.state,
-                       engine.error_at, interp.pos, interp.line, interp.line_addr,
+                       engine.terminal.state.error_at, interp.pos, interp.line, interp.line_addr,
                        interp.running, interp.jumped, tuple(interp.for_stack),
                        tuple(interp.gosub_stack)))
     assert engine.internal_errors == []
@@ -167,8 +168,8 @@ def test_typed_line_matches_interpreter(line):
         machine, engine = machine_with("10 END", compiling)
         for _ in range(3):      # the second and later runs use the compiled entries
             engine.interp.start_immediate(tokenize_body(line.encode("latin-1")))
-            engine.state = RUNNING
+            engine.state = State.RUNNING
             used = engine.run(200_000)
         assert engine.internal_errors == []
-        results.append((used, engine.clock, bytes(machine.mem), engine.error_cur))
+        results.append((used, engine.clock, bytes(machine.mem), engine.terminal.state.error_cur))
     assert results[1] == results[0]

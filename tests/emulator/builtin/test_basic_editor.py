@@ -18,14 +18,14 @@ def machine():
 
 
 def line(machine):
-    return bytes(machine.engine.line)
+    return bytes(machine.engine.editor.state.line)
 
 
 def test_left_ins_type_del_edit_in_place(machine):
     machine.type_keys("1234{LEFT}{LEFT}{INS}")
     assert line(machine) == b"12" + bytes([HOLE]) + b"34"
     machine.type_keys("9{LEFT}{LEFT}{DEL}")
-    assert line(machine) == b"1934" and machine.engine.cur == 1
+    assert line(machine) == b"1934" and machine.engine.editor.state.cur == 1
     machine.type_keys("{ENTER}")
     machine.run_for(0.5)
     assert machine.screen_text()[2].strip() == "1934."
@@ -43,12 +43,12 @@ def test_block_cursor_blinks_over_the_character(machine):
 
 def test_a_line_holds_79_characters(machine):
     machine.type_keys("1" * 85)
-    assert len(line(machine)) == MAX_CHARS and machine.engine.cur == MAX_CHARS - 1
+    assert len(line(machine)) == MAX_CHARS and machine.engine.editor.state.cur == MAX_CHARS - 1
 
 
 def test_left_after_enter_recalls_the_line(machine):
     machine.type_keys("2*3{ENTER}{LEFT}")
-    assert line(machine) == b"2*3" and machine.engine.cur == 3
+    assert line(machine) == b"2*3" and machine.engine.editor.state.cur == 3
 
 
 def test_power_state_resumes_a_waiting_program(machine):

@@ -223,7 +223,7 @@ def _booted_machine():
 
 
 def test_a_key_acts_late_and_the_key_wait_comes_back_after_its_release():
-    from emulator.builtin.engine import KEY_LATENCY, KEY_RELEASE_CYCLES
+    from emulator.builtin.key_dispatch import KEY_LATENCY, KEY_RELEASE_CYCLES
     machine = _booted_machine()
     machine.press("1")
     machine.run_cycles(KEY_LATENCY - 1000)
@@ -290,9 +290,9 @@ def test_left_repeats_while_held_and_letters_do_not():
     machine = _booted_machine()
     machine.type_keys("1234567890")
     machine.tap("LEFT", hold=0.85)          # acts, then 3 repeats in 0.85 s
-    assert machine.engine.cur == 6
+    assert machine.engine.editor.state.cur == 6
     machine.tap("A", hold=0.9)
-    assert machine.engine.line.count(b"A") == 1 and machine.engine.cur == 7
+    assert machine.engine.editor.state.line.count(b"A") == 1 and machine.engine.editor.state.cur == 7
 
 
 # ---------------------------------------------------------------- robustness
@@ -328,7 +328,7 @@ def test_any_typed_immediate_line_is_handled(body):
     machine = BareMachine()
     engine = BuiltinEngine(machine)
     tap(machine, engine, "Y")
-    engine.line[:] = body[:80]
+    engine.editor.state.line[:] = body[:80]
     machine.keyboard.pressed.add("ENTER")
     engine.run(30_000)
     assert engine.internal_errors == []

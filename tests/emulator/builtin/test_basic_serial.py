@@ -7,6 +7,7 @@ import pytest
 
 from emulator.builtin import serial_io
 from emulator.builtin.basic_errors import BasicError
+from emulator.builtin.host import FO_SD
 from emulator.connectors.serial_line import FrameFormat
 from emulator.machine.facade import PC1360
 from pc1360.facts import CYCLES_PER_SECOND as CPU_HZ
@@ -125,7 +126,7 @@ def test_the_frame_on_sd_uses_the_firmware_bit_time(machine):
     outf = bus.outf
 
     def spy(value):
-        edges.append((machine.now(), value & serial_io.FO_SD))
+        edges.append((machine.now(), value & FO_SD))
         outf(value)
 
     bus.outf = spy
