@@ -24,7 +24,6 @@ TOKEN_BYTES = ("PREFIX", "LINE_REF", "QUOTE")
 # pc1360.token_walk instead.
 NOT_YET = (
     "emulator/builtin/compile_expr.py",
-    "emulator/builtin/engine.py",
     "emulator/builtin/enter.py",
     "emulator/builtin/expr.py",
     "emulator/builtin/interp.py",

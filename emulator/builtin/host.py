@@ -9,7 +9,7 @@ learns the time.
 
 from typing import Protocol
 
-from pc1360.facts import KEY_STROBE_ADDR, KEYWAIT_STROBE
+from pc1360.facts import FO_SD, KEY_STROBE_ADDR, KEYWAIT_STROBE, SIO_LATCH
 
 
 class HeldKeys(Protocol):
@@ -64,10 +64,6 @@ class EngineHost(Protocol):
     def power_off(self) -> None: ...                   # the OFF key
 
 
-LATCH = 0x3800              # the SIO lines ER/RR/RS (bits 1-3), written by the engine
-FO_SD = 0x02                # FO bit 1: SD (inverted: 1 = space)
-
-
 class Pins:
     """The port bits the engine drives, on the host's bus (looked up at each access,
     so that whatever wraps the bus sees them)."""
@@ -76,7 +72,7 @@ class Pins:
         self.host = host
 
     def latch(self, value):
-        self.host.bus.write(LATCH, value)
+        self.host.bus.write(SIO_LATCH, value)   # ER/RR/RS, bits 1-3
 
     def inb(self):
         return self.host.bus.inb()
