@@ -16,7 +16,8 @@ from decimal import ROUND_HALF_UP, Context, Decimal
 
 from emulator.builtin import bcd, costs
 from emulator.builtin.basic_errors import LINE, NESTING, OTHER, SYNTAX, BasicError
-from emulator.builtin.expr import Expressions
+from emulator.builtin.expr import CACHE_LIMIT, Scanner, compile_at
+from emulator.builtin.nodes import to_int
 from emulator.builtin.screen import ROWS
 from emulator.builtin.stored_program import END_PTR, Program
 from emulator.builtin.token_codes import CODES, LINE_REF, PREFIX
@@ -93,7 +94,7 @@ class RunState:
     trace_extra: int = 0
 
 
-class Interpreter(Expressions):
+class Interpreter(Scanner):
     """Runs statements against `mem`, `screen` (screen.Screen) and `host` (the engine:
     inkey(), now(), poke(addr, value))."""
 
@@ -112,10 +113,9 @@ class Interpreter(Expressions):
         self.line_end = (0, 0)      # where the last LINE ended
         self.trace = False
         self.aread = b""            # what the display held when DEF started the program
-        self._literals = {}         # number literals by address (expr._number_literal)
-        from emulator.builtin.compiler import Compiler  # (it imports this module)
-        self.compiler = Compiler(self)
-        self.compiling = True       # False: every statement interpreted (for tests)
+        # compiled expressions (expr.compile_at) by address: values, and variable
+        # references that are made (True) or only looked up (False)
+        self.compiled = {None: {}, True: {}, False: {}}
         self.clear_run_state()
 
     def clear_run_state(self):
@@ -128,7 +128,6 @@ class Interpreter(Expressions):
         self.running = False
         self.pending = None
         self.jumped = False
-        self.depth = 0              # open parentheses and functions (expr.nest)
         self.cost = 0               # cycles the current statement's expressions took
         self.stmt_end = None        # a jumping statement's last byte (LINE_POINTER)
         self.stopped_at = None      # (pos, line, line_addr) for CONT after STOP/BRK
@@ -148,10 +147,89 @@ class Interpreter(Expressions):
         self.vars.invalidate()
         self.program.changed()
 
-    # ------------------------------------------------------------ host hooks
+    # ------------------------------------------------------------ expressions
+
+    def refuse(self):
+        raise BasicError(SYNTAX)
+
+    def _compiled(self, reference):
+        """The compiled expression (or reference) at pos, parsed again if its bytes
+        changed."""
+        pos = self.pos
+        cache = self.compiled[reference]
+        entry = cache.get(pos)
+        if entry is None or self.mem[pos:entry.check_end] != entry.code:
+            if len(cache) > CACHE_LIMIT:
+                cache.clear()
+            entry = cache[pos] = compile_at(self, pos, reference)
+        return entry
+
+    def expression(self):
+        """The value of the expression at pos, which moves past it; its cycles are
+        added to `cost`."""
+        entry = self._compiled(None)
+        self.cost += entry.cost
+        value = entry.run()
+        self.pos = entry.end
+        return value
+
+    def variable(self, create):
+        """The storage reference of the variable at pos (name, `$`, subscripts);
+        None for a two-character variable that does not exist when not `create`."""
+        entry = self._compiled(create)
+        self.cost += entry.cost
+        ref = entry.run()
+        self.pos = entry.end
+        return ref
+
+    def number(self):
+        value = self.expression()
+        if isinstance(value, bytes):
+            raise BasicError(OTHER)
+        return value
+
+    def string(self):
+        value = self.expression()
+        if not isinstance(value, bytes):
+            raise BasicError(OTHER)
+        return value
+
+    def integer(self, low=-32768, high=65535):
+        return to_int(self.number(), low, high)
+
+    # ------------------------------------------------------------ functions that
+    # need the machine (expr.py compiles calls of them)
 
     def inkey(self):
         return self.host.inkey()
+
+    def inkey_string(self):
+        code = self.host.inkey()
+        return b"" if code is None else bytes([code])
+
+    def free_memory(self):
+        return Decimal(self.vars.free_bytes())
+
+    def peek_byte(self, value):
+        addr = to_int(value, 0, 65535)
+        sync = getattr(self.host, "sync_mirrors", None)
+        if sync is not None and 0x8000 <= addr:
+            sync()                  # a small card's copies agree (engine.sync_mirrors)
+        return Decimal(self.mem[addr])
+
+    def point(self, x, y):
+        x, y = to_int(x), to_int(y)
+        if not (0 <= x < 150 and 0 <= y < 32):
+            return Decimal(-1)                      # off the screen, as the firmware
+        return Decimal(self.screen.dot(x, y))
+
+    def rnd(self, limit):
+        if limit < 0:
+            self.seed_from(limit)               # RND -x starts a sequence from x
+        fraction = self.random_fraction()       # RND 0 and RND -1 give fractions too
+        if limit < 1:
+            return fraction
+        return bcd.fit(Decimal(int(fraction * int(limit)) + 1))
 
     def random_fraction(self):
         """RND's fraction, as the firmware makes it (found by reading RANDOM_SEED on the
@@ -208,21 +286,20 @@ class Interpreter(Expressions):
         self.pending = None
         self.line = 0
         self.line_addr = None
-        self.depth = 0
         self.pos = buffer
         self.running = True
 
     def evaluate(self, body):
         """The number a tokenized expression gives (INPUT's typed answer), without
         disturbing the statement being run; text after the number is ignored."""
-        saved = (self.pos, self.depth)
+        saved = self.pos
         data = bytes(body[:79]) + b"\x0d"
         self.mem[INPUT_BUFFER:INPUT_BUFFER + len(data)] = data
-        self.pos, self.depth = INPUT_BUFFER, 0
+        self.pos = INPUT_BUFFER
         try:
             return self.number()
         finally:
-            self.pos, self.depth = saved
+            self.pos = saved
 
     def start_program(self, addr=None):
         """RUN: clear the stacks and run from line address `addr` (default: first).
@@ -258,26 +335,9 @@ class Interpreter(Expressions):
         leaves a request in `pending`; returns the cycles used. Errors propagate as
         BasicError with `self.line` telling where."""
         used = 0
-        if not self.compiling:
-            while used < budget and self.running and self.pending is None:
-                used += self.step()
-            return used
-        # compiler.py's closures, while a statement's bytes are those they were made
-        # from; under TRON (or DOWN's stepping) the interpreter runs every step
-        entries = self.compiler.entries
-        get = entries.get
-        compile_at = self.compiler.entry
-        mem = self.mem
         step = self.step
         while used < budget and self.running and self.pending is None:
-            if self.trace or self.stepping:
-                used += step()
-                continue
-            pos = self.pos
-            entry = get(pos)
-            if entry is None or mem[pos:entry[0]] != entry[1]:
-                entry = compile_at(pos)
-            used += entry[2]()
+            used += step()
         return used
 
     def step(self):
@@ -302,7 +362,6 @@ class Interpreter(Expressions):
             return LINE_COST
         self.jumped = False
         self.stmt_end = None
-        self.depth = 0
         self.cost = 0
         if byte == PREFIX:
             entry = STATEMENTS.get(mem[self.pos + 1])
@@ -320,7 +379,7 @@ class Interpreter(Expressions):
         return self.finish_step(cost)
 
     def finish_step(self, cost):
-        """A statement's end (shared with compiler.py): it must stop at ':' or the
+        """A statement's end: it must stop at ':' or the
         line's end unless it jumped; LINE_POINTER gets its last byte. Returns its
         cycles, `cost` plus what its expressions took."""
         if not self.jumped and self.running and not self.at_end():
@@ -402,7 +461,7 @@ class Interpreter(Expressions):
         return self.program.find_label(value)
 
     def find_line(self, number, per_line=costs.LINE_SEARCH):
-        """A jump's line search (shared with compiler.py): the address of line
+        """A jump's line search: the address of line
         `number`, charging the time the firmware's search takes to get there."""
         addr, passed = self.program.locate(number, self.line)
         self.cost += passed * per_line

@@ -13,7 +13,7 @@ from decimal import ROUND_DOWN, Decimal
 
 from emulator.builtin import bcd
 from emulator.builtin.basic_errors import ILLEGAL, SYNTAX, USING, BasicError
-from emulator.builtin.expr import to_int
+from emulator.builtin.nodes import to_int
 from emulator.builtin.interp import ANSWER, ANSWER_END, statement
 from emulator.builtin.screen import COLS, ROWS, close_text, split_row
 from emulator.builtin.serial_io import get_port
