@@ -97,8 +97,8 @@ def _guard(func):
 ENCODED = {}
 DECODED = {}
 _CACHE_LIMIT = 8192
-# Stored bytes (the first 7) of whole numbers below 1E10 -> the int: the compiled
-# counters (compiler.py) add to these without Decimals (int_bytes).
+# Stored bytes (the first 7) of whole numbers below 1E10 -> the int: NEXT and the
+# comparisons of a variable with a number use these without Decimals (int_bytes).
 INTS = {bytes(7): 0}
 INT_LIMIT = 10 ** DIGITS
 

@@ -30,7 +30,7 @@ engine on the same keys):
 
 import copy
 
-from emulator.builtin import font, output, persist, statements  # noqa: F401  (registers the handlers)
+from emulator.builtin import font, output, persist
 from emulator.builtin.basic_errors import LINE, OTHER, BasicError
 from emulator.builtin.beep import TONE_CYCLES, SoundMixin
 from emulator.builtin.editor import EditorMixin

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from bare_machine import BareMachine
-from emulator.builtin import bcd, nodes
+from emulator.builtin import bcd, expr, nodes
+from emulator.builtin import interp as interp_module
 from emulator.builtin.engine import RUNNING, BuiltinEngine, tokenize_body
 from emulator.builtin.interp import ANSWER, ANSWER_END
 from pc1360.tokenizer import parse_program
@@ -134,6 +135,16 @@ def test_forgotten_value_charge_shows(monkeypatch):
                         apply(it, func, arg, kind, at))
     states, _ = trace_run(PROGRAMS[name])
     assert states != OUTCOMES["programs"][name]
+
+
+def test_expressions_are_compiled_once(monkeypatch):
+    """A loop's expressions are parsed the first time they run, not every time."""
+    compiled = []
+    compile_at = expr.compile_at
+    monkeypatch.setattr(interp_module, "compile_at",
+                        lambda *args: compiled.append(args[1]) or compile_at(*args))
+    trace_run(PROGRAMS["counters"], slices=2)
+    assert compiled and len(compiled) == len(set(compiled))
 
 
 def test_changed_statement_is_compiled_again():
