@@ -556,4 +556,7 @@ def parse_number(text):
         return None
     if not value.is_finite():
         return None
-    return fit(value, _LITERAL)
+    try:
+        return fit(value, _LITERAL)
+    except ArithmeticError:
+        raise BasicError(CALC) from None    # an exponent past any context's, as 1E100

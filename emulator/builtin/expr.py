@@ -16,6 +16,8 @@ parse stopped. A compiled expression is kept by its address while the bytes it w
 read from stay the same (an edit, POKE or CLOAD makes it parse again).
 """
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 
 from emulator.builtin import bcd, costs, nodes
@@ -54,16 +56,16 @@ _COMPARE = {
 NEST_LIMIT = 16
 
 
+@dataclass(slots=True)
 class Operator:
     """A binary operator: its precedence, the checked function, the bcd function to
     use once both sides are known numbers (None: `func` always), its fixed cycles
     and its value-dependent ones (costs.py), if any."""
-
-    __slots__ = ("prec", "func", "numeric", "cycles", "value_cycles")
-
-    def __init__(self, prec, func, numeric, cycles, value_cycles=None):
-        self.prec, self.func, self.numeric = prec, func, numeric
-        self.cycles, self.value_cycles = cycles, value_cycles
+    prec: int
+    func: Callable
+    numeric: Callable | None
+    cycles: int
+    value_cycles: Callable | None = None
 
 
 # Unary NOT binds between AND and the comparisons, unary sign between `* /` and `^`.
@@ -205,16 +207,16 @@ class Scanner:
         return name, is_str
 
 
+@dataclass(slots=True)
 class Compiled:
-    """A compiled expression (or variable reference) at `start`: valid while
+    """A compiled expression (or variable reference) at its start: valid while
     mem[start:check_end] == code; `run()` gives the value, `end` is where the parse
     stopped and `cost` the fixed cycles of its parts."""
-
-    __slots__ = ("check_end", "code", "run", "end", "cost")
-
-    def __init__(self, check_end, code, run, end, cost):
-        self.check_end, self.code, self.run = check_end, code, run
-        self.end, self.cost = end, cost
+    check_end: int
+    code: bytes
+    run: Callable
+    end: int
+    cost: int
 
 
 def compile_at(it, start, reference=None):
@@ -397,7 +399,10 @@ class _Parser(Scanner):
             raise _Stop(error.code, start) from None
         self.pos = end
         self.cost += (end - start - 1) * costs.LITERAL_CHAR
-        value = bcd.parse_number(bytes(mem[start:end]).decode("ascii"))
+        try:
+            value = bcd.parse_number(bytes(mem[start:end]).decode("ascii"))
+        except BasicError as error:         # 1E100
+            raise _Stop(error.code, end) from None
         if value is None:
             raise _Stop(SYNTAX, end)
         return nodes.constant(value)

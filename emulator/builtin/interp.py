@@ -15,11 +15,11 @@ from dataclasses import fields
 from decimal import Decimal
 from operator import attrgetter
 
-from emulator.builtin import bcd, costs, random_numbers
+from emulator.builtin import bcd, costs, nodes, random_numbers
 from emulator.builtin.basic_errors import LINE, NESTING, OTHER, SYNTAX, BasicError
 from emulator.builtin.expr import CACHE_LIMIT, UPPER, Scanner, compile_at
 from emulator.builtin.nodes import small_int, to_int
-from emulator.builtin.run_state import (  # noqa: F401  (the engine imports them from here)
+from emulator.builtin.run_state import (  # noqa: F401  (FORLoop: the engine imports it from here)
     ANSWER,
     ANSWER_END,
     INPUT_BUFFER,
@@ -118,25 +118,16 @@ class Interpreter(Scanner):
         return ref
 
     def number(self):
-        value = self.expression()
-        if isinstance(value, bytes):
-            raise BasicError(OTHER)
-        return value
+        return nodes.number(self.expression())
 
     def string(self):
-        value = self.expression()
-        if not isinstance(value, bytes):
-            raise BasicError(OTHER)
-        return value
+        return nodes.string(self.expression())
 
     def integer(self, low=-32768, high=65535):
         return to_int(self.number(), low, high)
 
     # ------------------------------------------------------------ functions that
     # need the machine (expr.py compiles calls of them)
-
-    def inkey(self):
-        return self.host.inkey()
 
     def inkey_string(self):
         code = self.host.inkey()

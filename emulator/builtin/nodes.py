@@ -12,6 +12,8 @@ depends on the values (`*`, `/`, `^`, SQR, LN, SIN ...) adds that part (costs.py
 """
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 
 from emulator.builtin import bcd
@@ -25,17 +27,15 @@ _TRUE, _FALSE = Decimal(1), Decimal(0)
 _VAL = re.compile(r" *([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:E[+-]?[0-9]+)?)")
 
 
+@dataclass(slots=True)
 class Node:
     """A compiled expression part: `run()` gives its value of `kind`; `const` is the
-    value of a literal, `addr` (mem, address) that of a fixed number variable."""
-
-    __slots__ = ("run", "kind", "const", "addr")
-
-    def __init__(self, run, kind, const=None, addr=None):
-        self.run = run
-        self.kind = kind
-        self.const = const
-        self.addr = addr
+    value of a literal (or a fixed variable's reference), `addr` (mem, address) that
+    of a fixed number variable."""
+    run: Callable
+    kind: str
+    const: object = None
+    addr: tuple[bytearray, int] | None = None
 
 
 def kind_of(value):

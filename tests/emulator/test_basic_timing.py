@@ -7,12 +7,15 @@ data/timing_reference.json (`python bench/bench_timing.py --capture` measures th
 again); the built-in engine must come within TOLERANCE of each.
 """
 
+import csv
 import importlib.util
 import json
 from pathlib import Path
 
 import pytest
 
+from emulator.builtin import timing
+from emulator.builtin.statement_table import statement_table
 from emulator.machine.facade import KEY_HOLD
 
 HERE = Path(__file__).resolve().parent
@@ -47,6 +50,19 @@ def test_statements_take_the_time_they_took(name):
     machine = bench_timing.boot("builtin", None)
     assert bench_timing.time_program(machine, REFERENCE[name]["source"]) == \
         EXECUTOR_CYCLES[name]
+
+
+def test_every_runtime_figure_says_how_it_was_found():
+    """timing.csv's runtime section: a whole number of cycles and a `measured` note
+    on every row, and every statement of the statement table has its row."""
+    lines = timing.CSV_PATH.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("# ==== runtime"))
+    end = next(i for i, line in enumerate(lines) if i > start and line.startswith("# ===="))
+    rows = list(csv.reader(line for line in lines[start:end] if not line.startswith("#")))
+    assert rows and all(len(row) == 3 and row[1].isdigit() and row[2] for row in rows)
+    names = {row[0] for row in rows}
+    assert {"stmt_" + name for name in ("let", "print", "chain", "open")} <= names
+    assert len(statement_table()) == len([n for n in names if n.startswith("stmt_")])
 
 
 def test_an_endless_program_is_reported_as_such(monkeypatch):
