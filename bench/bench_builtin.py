@@ -1,8 +1,8 @@
 """Statements per second of the built-in engine in turbo (no real-time pacing).
 
 Runs a few small loops through BuiltinEngine.run() (the engine of a PC1360 facade, which
-is not run itself) and prints statements per wall second for each (and per CPU second, and per CPU
-second with compiler.py switched off). The goal for simple statements is 200,000/s;
+is not run itself) and prints statements per wall second for each (and per CPU second).
+The goal for simple statements is 200,000/s;
 the real PC-1360 manages about 60 (hardware.md §9: ~30 loops of `A=A+1:GOTO 10` per
 second).
 
@@ -25,10 +25,9 @@ LOOPS = {
 }
 
 
-def measure(source, per_loop, seconds, compiling=True):
+def measure(source, per_loop, seconds):
     engine = PC1360(engine="builtin").engine
     interp = engine.interp
-    interp.compiling = compiling        # False: the interpreter alone (no compiler.py)
     interp.program.init_card(0x8000)
     for line in parse_program(source).lines:
         interp.program.store(line.number, line.body)
@@ -48,13 +47,10 @@ def measure(source, per_loop, seconds, compiling=True):
 def main(argv):
     seconds = float(argv[1]) if len(argv) > 1 else 2.0
     # CPU time as well as wall time: on a shared machine the wall figure understates
-    # the last column: the same loop with every statement interpreted
-    print(f"{'loop':16s} {'per wall s':>12s} {'per CPU s':>12s} {'interp. CPU':>12s}"
-          "   (statements)")
+    print(f"{'loop':16s} {'per wall s':>12s} {'per CPU s':>12s}   (statements)")
     for name, (source, per_loop) in LOOPS.items():
         wall, cpu = measure(source, per_loop, seconds)
-        _wall, interpreted = measure(source, per_loop, seconds / 2, compiling=False)
-        print(f"{name:16s} {wall:12,.0f} {cpu:12,.0f} {interpreted:12,.0f}")
+        print(f"{name:16s} {wall:12,.0f} {cpu:12,.0f}")
 
 
 if __name__ == "__main__":

@@ -8,9 +8,10 @@ Modules, bottom up:
     basic_errors  error numbers             bcd       numbers: bytes, maths, text
     font     our own 5x7 glyphs                 screen    text/dots in display RAM
     vars     variables in RAM                   stored_program  lines and pointers in RAM
-    token_codes  keyword codes (pc1360 table)       costs     cycles of expression parts
-    expr     expressions                        interp    the statement loop
-    statements, output   the statement handlers (registered by keyword name)
+    token_codes  keyword codes (pc1360 table)       timing, costs  measured cycles
+    nodes, expr  expressions, parsed once into closures
+    run_state    what a run keeps besides RAM       interp    the statement loop
+    statements, output   the statement handlers     statement_table  keyword -> handler
     typed    keyboard text <-> tokens           typed_codes  key names -> codes
     states   the engine states (enums)          host      what the engine uses of its machine
     editor, listview, enter, input, terminal    the display between programs, typed lines

@@ -94,11 +94,11 @@ def _guard(func):
 
 # Stored bytes <-> values, memoized: a program keeps reading and writing the same few
 # numbers, and both conversions are pure.
-_ENCODED = {}
-_DECODED = {}
+ENCODED = {}
+DECODED = {}
 _CACHE_LIMIT = 8192
-# Stored bytes (the first 7) of whole numbers below 1E10 -> the int: the compiled
-# counters (compiler.py) add to these without Decimals (int_bytes).
+# Stored bytes (the first 7) of whole numbers below 1E10 -> the int: NEXT and the
+# comparisons of a variable with a number use these without Decimals (int_bytes).
 INTS = {bytes(7): 0}
 INT_LIMIT = 10 ** DIGITS
 
@@ -110,12 +110,12 @@ def stored(value):
 
 def to_bytes(value):
     """The 8 stored bytes of a value (rounded to its 10 stored digits)."""
-    data = _ENCODED.get(value)
+    data = ENCODED.get(value)
     if data is None:
         data = _to_bytes(value)
-        if len(_ENCODED) > _CACHE_LIMIT:
-            _ENCODED.clear()
-        _ENCODED[value] = data
+        if len(ENCODED) > _CACHE_LIMIT:
+            ENCODED.clear()
+        ENCODED[value] = data
     return data
 
 
@@ -141,10 +141,10 @@ def _to_bytes(value):
     data = bytes.fromhex(_HEADS[exp + MAX_EXP][1 if sign else 0] + mantissa + "00")
     # the variable is usually read back soon: its decoded value goes in the cache now
     # (what _from_bytes makes of these bytes: the 10 digits at exponent exp - 9)
-    if len(_DECODED) > _CACHE_LIMIT:
-        _DECODED.clear()
+    if len(DECODED) > _CACHE_LIMIT:
+        DECODED.clear()
     key = data[:7]
-    _DECODED[key] = Decimal(sign + mantissa + _SCALES[exp + MAX_EXP])
+    DECODED[key] = Decimal(sign + mantissa + _SCALES[exp + MAX_EXP])
     if 0 <= exp < DIGITS and len(mantissa.rstrip("0")) <= exp + 1:
         _remember_int(key, int(sign + mantissa[:exp + 1]))
     return data
@@ -191,13 +191,13 @@ def from_bytes(data):
     weighted as a decimal digit, so nothing here raises.
     """
     data = bytes(data[:7])
-    value = _DECODED.get(data)
+    value = DECODED.get(data)
     if value is None:
         number = INTS.get(data)
         value = _from_bytes(data) if number is None else _int_decoded(number)
-        if len(_DECODED) > _CACHE_LIMIT:
-            _DECODED.clear()
-        _DECODED[data] = value
+        if len(DECODED) > _CACHE_LIMIT:
+            DECODED.clear()
+        DECODED[data] = value
     return value
 
 
@@ -556,4 +556,7 @@ def parse_number(text):
         return None
     if not value.is_finite():
         return None
-    return fit(value, _LITERAL)
+    try:
+        return fit(value, _LITERAL)
+    except ArithmeticError:
+        raise BasicError(CALC) from None    # an exponent past any context's, as 1E100

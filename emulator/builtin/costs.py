@@ -1,105 +1,87 @@
 """Time, in CPU cycles (256,000 a second), that expression parts and a jump's line
-search add to a statement.
-
-Measured on the firmware engine with `WAIT 0:FOR I=1 TO 20:<statement>:NEXT I` against
-the empty loop (bench/bench_timing.py --probe): A=1 takes 3976 cycles, A=I 4415, A=I*I 8231,
-A=(I) 5343, A=SIN(I*7.3) 55452. Statement base costs sit with their handlers. The
-firmware's times depend on the values too (SIN 0 takes half of SIN 30, 2^3 half of
-2^.5, 2/3 half as long again as 1/2): the fixed figures here are for general
-arguments, and VALUE_COSTS below adds each evaluation's value-dependent part.
+search add to a statement, and how the value-dependent parts are worked out. The
+figures are timing.csv's (each with how it was measured on the firmware engine):
+the fixed ones are for general arguments; the firmware's times depend on the values
+too (SIN 0 takes half of SIN 30, 2^3 half of 2^.5, 2/3 half as long again as 1/2),
+and VALUE_COSTS below adds each evaluation's value-dependent part.
 """
 
 import math
 from decimal import Context, Decimal
 from functools import lru_cache
 
-LITERAL = 510           # a number written in the program ...
-LITERAL_CHAR = 90       # ... and each character of it after the first (1.5: 690)
-STRING_LITERAL = 0      # a string written in the program: its characters' time only
-STRING_CHAR = 115       # each character of it (LEN "ABCDE" 6830, 20 characters 8560)
-VARIABLE = 1170         # reading a variable
-ELEMENT = 1300          # an array element's indexing, besides its index expressions
-PARENTHESES = 925       # a pair of parentheses around an expression or an argument
-NEGATE = 830            # a leading - (A=-I 5244 cycles, A=I 4415)
-ADD = 2000              # + and - (1930 for I-1, 2100 in A+I*2-1)
-MULTIPLY = 2550         # and MULTIPLY_DIGIT a unit of the right operand's digit sum
-DIVIDE = 3280           # and DIVIDE_DIGIT a unit of the quotient's digit sum
-POWER = 24400           # and what power_cycles adds (24,200 for 10^2, 57,700 for 3^2)
-COMPARE = 2000
-LOGIC = 3740            # AND, OR
-NOT = 2900
-CONCAT = 2000           # string +
-FUNCTION = 3000         # a function with no figure of its own below
-# A line typed in RUN mode, from ENTER's press to the next key wait (firmware engine;
-# tests/emulator/test_basic_timing.py keeps these figures):
-# `1` 76,400 cycles, 29 digits 104,400, 40 digits 115,300 (about 900 a character: the
-# firmware reads and tokenizes the line first); `1+` (ERROR 1) 73,600, `CONT` (ERROR 9)
-# 72,700; `SIN 30` 123,100, `A=SIN 30` 128,500, `1+1+...+1` (29 characters) 137,600:
-# the expression's own cycles as a program's, then the value is shown; `WAIT 0`,
-# `RADIAN`, `CLEAR` 86,200-86,900, most of it after the statement, back at the prompt.
-TYPED_BASE = 59_000         # ENTER's press to acting on the line (an error shows then)
-TYPED_CHAR = 908            # ... and each typed character
-TYPED_RESULT = 4_800        # showing a calculation's value, after its expression
-TYPED_STATEMENT_END = 9_000     # a typed statement's return to the prompt
-# Each line a jump's search steps over (program.lines_passed): GOTO 900 from line 10
-# over 8 more lines takes 670 cycles more; a GOSUB about 190 a line.
-LINE_SEARCH = 85
-GOSUB_LINE_SEARCH = 190
+from emulator.builtin.timing import CYCLES
+
+LITERAL = CYCLES["literal"]                 # a number written in the program ...
+LITERAL_CHAR = CYCLES["literal_char"]       # ... and each character of it after the first
+STRING_LITERAL = CYCLES["string_literal"]   # a string written in the program ...
+STRING_CHAR = CYCLES["string_char"]         # ... and each character of it
+VARIABLE = CYCLES["variable"]
+ELEMENT = CYCLES["element"]     # an array element's indexing, besides its index expressions
+PARENTHESES = CYCLES["parentheses"]     # a pair around an expression or an argument
+NEGATE = CYCLES["negate"]               # a leading -
+ADD = CYCLES["add"]                     # + and -
+MULTIPLY = CYCLES["multiply"]
+DIVIDE = CYCLES["divide"]
+POWER = CYCLES["power"]
+COMPARE = CYCLES["compare"]
+LOGIC = CYCLES["logic"]                 # AND, OR
+NOT = CYCLES["not"]
+FUNCTION = CYCLES["function"]           # a function with no figure of its own below
+# A line typed in RUN mode, from ENTER's press to the next key wait
+TYPED_BASE = CYCLES["typed_base"]       # to acting on the line (an error shows then)
+TYPED_CHAR = CYCLES["typed_char"]       # ... and each typed character
+TYPED_RESULT = CYCLES["typed_result"]   # showing a calculation's value, after its expression
+TYPED_STATEMENT_END = CYCLES["typed_statement_end"]     # a typed statement's way back
+# Each line a jump's search steps over (program.lines_passed)
+LINE_SEARCH = CYCLES["line_search"]
+GOSUB_LINE_SEARCH = CYCLES["gosub_line_search"]
 
 # A function's own time, its argument's parts apart (parentheses are PARENTHESES).
-FUNCTIONS = {
-    "INT": 2050, "ABS": 1000, "SGN": 1000, "SQR": 3230, "EXP": 27000, "LN": 33000,
-    "LOG": 27500, "SIN": 45000, "COS": 45500, "TAN": 28500, "ATN": 29000,
-    "ASN": 45500, "ACS": 48000, "RND": 9900, "PEEK": 3650, "LEN": 2700,
-    "STR$": 3500, "VAL": 2300, "MID$": 4600, "LEFT$": 3100, "RIGHT$": 3300,
-    "CHR$": 900, "ASC": 2850, "POINT": 6700, "PI": 40, "INKEY$": 800,
-}
+FUNCTIONS = {name: CYCLES["function_" + name.rstrip("$").lower()] for name in (
+    "INT", "ABS", "SGN", "SQR", "EXP", "LN", "LOG", "SIN", "COS", "TAN", "ATN", "ASN",
+    "ACS", "RND", "PEEK", "LEN", "STR$", "VAL", "MID$", "LEFT$", "RIGHT$", "CHR$", "ASC",
+    "POINT", "PI", "INKEY$")}
 
 
 # ---------------------------------------------------------------- value-dependent parts
 # The ROM's arithmetic works digit by digit, and its functions stop early when a step
-# leaves nothing to do. Measured with --probe on the firmware engine (DEG mode):
-# - `/` subtracts the divisor once per unit of each quotient digit: 1/2 (sum 5) 3,600
-#   cycles, 1/3 (sum 30) 5,400, 2/3 (sum 60) 7,500;
-# - `*` adds the left operand once per unit of each digit of the right one: 2*3 2,760,
-#   2*99 3,480, 2*9.999999999 6,670 (9.999999999*2 stays at 2,800);
-# - SQR takes the root digit by digit: 3,450 for SQR 1, 4,250 for SQR 81, 7,300 for
-#   SQR 2, 8,150 for SQR 10;
+# leaves nothing to do:
+# - `/` subtracts the divisor once per unit of each quotient digit;
+# - `*` adds the left operand once per unit of each digit of the right one;
+# - SQR takes the root digit by digit;
 # - LN and LOG divide the mantissa by 2, 1.1, 1.01 ... (pseudo-division) and stop when
-#   nothing is left: LN 2, LN 4, LN 1.1, LN 20 take 16,300, LN 1 13,500, LN 3 33,900,
-#   LN 7 38,800; EXP does the reverse and stops at a zero rest (EXP 0 10,500, EXP 1
-#   21,300, EXP .5 28,500); `^` is the two in a row (10^2 24,200, 2^3 27,800, 2^.5
-#   39,000, 3^2 57,700). Below 1 LN takes 1/x first (LN .5 about LN 2 and 2,100
-#   more), and EXP of a negative number divides 1 by EXP of its opposite;
-# - trigonometry on a whole number of quarter turns needs no series: SIN 0, SIN 90,
-#   SIN 180, COS 90 about 18,500 (SIN 30 42,800), SIN 45 25,800, TAN 0 12,200, TAN 45
-#   14,500; ATN 0 800, ATN 1 13,100, ASN 0 6,900, ASN 1 5,900, ACS 0 5,100, ACS 1 7,900.
-#   In RADIAN the angle goes through degrees (SIN(PI/2) is an exact one too), which
-#   adds about 4,500 cycles (1,500 for SIN 0) and 5,800 to ASN, ACS and ATN; GRAD adds
-#   about 1,400 and 2,000.
-MULTIPLY_DIGIT = 47
-DIVIDE_DIGIT = 71
-SQR_DIGIT = 100         # a unit of the root's digit sum ...
-SQR_PLACE = 117         # ... and each of its significant digits
-LN_STEP = 640           # each pseudo-division step of a general LN or LOG
-LN_GENERAL = 8000 - FUNCTIONS["LN"]    # LN's general time is 8,000 + LN_STEP a step
-LOG_GENERAL = 2800 - FUNCTIONS["LOG"]
-LN_EXACT = 16300 - FUNCTIONS["LN"]     # a mantissa the pseudo-division uses up (2, 1.1)
-LN_ONE = 13500 - FUNCTIONS["LN"]       # LN 1
-LOG_EXACT = 11300 - FUNCTIONS["LOG"]
-EXP_STEP = 180
-EXP_GENERAL = 17700 - FUNCTIONS["EXP"]  # EXP's general time is 17,700 + EXP_STEP a step
-EXP_ZERO = 10500 - FUNCTIONS["EXP"]
-POWER_EXACT = 400       # x^n with ln x exact, x^n below 10 (2^3): EXP's part
-POWER_EXP = 5500        # ... and EXP's part otherwise, besides EXP_STEP a step
-TURN_OVER = 2000        # LN's 1/x of an x below 1, and DIVIDE_DIGIT a digit unit
-TRIG_EXACT = {          # the function's whole time at an exact angle (bcd angle units)
-    "SIN": (18500, 25800), "COS": (18300, 25800), "TAN": (12200, 14500)}   # (0, 45)
+#   nothing is left; EXP does the reverse and stops at a zero rest; `^` is the two in
+#   a row. Below 1 LN takes 1/x first, and EXP of a negative number divides 1 by EXP
+#   of its opposite;
+# - trigonometry on a whole number of quarter turns (or an odd number of eighths)
+#   needs no series. In RADIAN the angle goes through degrees; GRAD adds a little.
+MULTIPLY_DIGIT = CYCLES["multiply_digit"]
+DIVIDE_DIGIT = CYCLES["divide_digit"]
+SQR_DIGIT = CYCLES["sqr_digit"]         # a unit of the root's digit sum ...
+SQR_PLACE = CYCLES["sqr_place"]         # ... and each of its significant digits
+LN_STEP = CYCLES["ln_step"]             # each pseudo-division step of a general LN or LOG
+LN_GENERAL = CYCLES["ln_general"] - FUNCTIONS["LN"]     # (the figures are whole times)
+LOG_GENERAL = CYCLES["log_general"] - FUNCTIONS["LOG"]
+LN_EXACT = CYCLES["ln_exact"] - FUNCTIONS["LN"]     # a mantissa the pseudo-division uses up
+LN_ONE = CYCLES["ln_one"] - FUNCTIONS["LN"]         # LN 1
+LOG_EXACT = CYCLES["log_exact"] - FUNCTIONS["LOG"]
+EXP_STEP = CYCLES["exp_step"]
+EXP_GENERAL = CYCLES["exp_general"] - FUNCTIONS["EXP"]
+EXP_ZERO = CYCLES["exp_zero"] - FUNCTIONS["EXP"]
+POWER_EXACT = CYCLES["power_exact"]     # x^n with ln x exact, x^n below 10 (2^3): EXP's part
+POWER_EXP = CYCLES["power_exp"]         # ... and EXP's part otherwise, besides EXP_STEP a step
+TURN_OVER = CYCLES["turn_over"]         # LN's 1/x of an x below 1, and DIVIDE_DIGIT a digit unit
+TRIG_EXACT = {          # the function's whole time at an exact angle: (0, 45 degrees)
+    name: (CYCLES[name.lower() + "_zero"], CYCLES[name.lower() + "_half"])
+    for name in ("SIN", "COS", "TAN")}
 INVERSE_EXACT = {       # the function's whole time for arguments 0 and +-1
-    "ATN": (800, 13100), "ASN": (6900, 5900), "ACS": (5100, 7900)}
+    name: (CYCLES[name.lower() + "_zero"], CYCLES[name.lower() + "_one"])
+    for name in ("ATN", "ASN", "ACS")}
+MODE_CYCLES = {"DEG": (0, 0, 0)}        # (trig of 0, other trig, inverse) more than DEG
+MODE_CYCLES.update((mode, tuple(CYCLES[mode.lower() + part] for part in
+                                ("_trig_zero", "_trig", "_inverse"))) for mode in ("GRAD", "RAD"))
 _QUARTER = {"DEG": 90, "GRAD": 100, "RAD": 90}     # RAD: tested in degrees
-MODE_CYCLES = {"DEG": (0, 0, 0), "GRAD": (1400, 1400, 2000),
-               "RAD": (1500, 4500, 5800)}   # (trig of 0, other trig, inverse)
 _TO_DEGREES = Decimal(180) / Decimal("3.14159265359")
 _TEN_DIGITS = Context(prec=10)
 _TENTH = Decimal("0.1")

@@ -20,7 +20,7 @@ KB card's copies in 0x8000-0xFFFF agree (sync_mirrors).
 import copy
 from dataclasses import fields
 
-from emulator.builtin import font, output, persist, statements  # noqa: F401  (registers the handlers)
+from emulator.builtin import font, persist
 from emulator.builtin.basic_errors import OTHER
 from emulator.builtin.editor import LineEditor
 from emulator.builtin.enter import TypedLines

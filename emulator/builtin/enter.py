@@ -11,7 +11,7 @@ from emulator.builtin.costs import (
     TYPED_RESULT,
     TYPED_STATEMENT_END,
 )
-from emulator.builtin.interp import ANSWER, ANSWER_END, LET_COST, STATEMENTS
+from emulator.builtin.interp import ANSWER, ANSWER_END, LET_COST
 from emulator.builtin.listview import (
     ends_with_keyword,
     first_colon,
@@ -115,7 +115,7 @@ class TypedLines:
                                                    self.screen.scrolls, units)
             colon = first_colon(body)
             # (a calculation or an assignment runs up to the `:` first: _run_immediate)
-            if colon is not None and body[:1] == b"\xfe" and body[1:2][0] in STATEMENTS:
+            if colon is not None and body[:1] == b"\xfe" and body[1:2][0] in self.interp.statements:
                 self.interp.start_immediate(body)       # the cursor goes to the `:`
                 self.interp.pos += colon
                 raise BasicError(SYNTAX)        # one statement per typed line
@@ -165,7 +165,7 @@ class TypedLines:
         first = interp.peek()
         code = interp.mem[interp.pos + 1] if first == 0xFE else None
         mode = self.terminal.state.mode
-        if code in STATEMENTS:     # (looked up now: the modules register statements on import)
+        if code in interp.statements:
             # (PRINT # and INPUT # are tape statements: RUN mode takes them)
             if mode is Mode.RUN and code in PROGRAM_ONLY and interp.mem[interp.pos + 2] != 0x23:
                 raise BasicError(SYNTAX)

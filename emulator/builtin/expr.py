@@ -1,4 +1,5 @@
-"""Expressions over tokenized bytes in RAM, with the machine's precedence.
+"""Expressions over tokenized bytes in RAM, with the machine's precedence: the one
+parser, which turns an expression into closures (nodes.py) once per place in RAM.
 
 Precedence, highest first (basic_language.md §1.1): parentheses, variables, functions,
 `^`, sign, `* /`, `+ -`, comparisons, NOT, AND, OR. So `-2^2` is -4, `INT 2.5^2` is 4
@@ -6,102 +7,97 @@ Precedence, highest first (basic_language.md §1.1): parentheses, variables, fun
 to the right), as the firmware engine computes them. Comparisons give
 1 or 0; AND/OR/NOT work bitwise on integers (NOT 1 is -2). Numbers are Decimals
 (bcd.py), strings are bytes; mixing them is ERROR 9, as on the firmware engine.
+
+The machine works an expression out while it reads it, so a value's error comes
+before a syntax error further on (`1/0+(` is ERROR 2, `IF 1/0 A=1` ERROR 1: the
+literal 0 is refused before the division). A parse that fails becomes a closure
+that works out what came before, in order, and then reports the error where the
+parse stopped. A compiled expression is kept by its address while the bytes it was
+read from stay the same (an edit, POKE or CLOAD makes it parse again).
 """
 
-import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 
-from emulator.builtin import bcd, costs
-from emulator.builtin.basic_errors import ILLEGAL, NESTING, OTHER, SYNTAX, BasicError
+from emulator.builtin import bcd, costs, nodes
+from emulator.builtin.basic_errors import ILLEGAL, NESTING, SYNTAX, BasicError
+from emulator.builtin.nodes import NUMBER, STRING, Node, to_int
 from emulator.builtin.token_codes import CODES, PI_CHAR, PREFIX, ROOT_CHAR
 
 _NOT = CODES["NOT"]
-_NUMERIC = {CODES[name]: func for name, func in (
-    ("SQR", bcd.sqr), ("LN", bcd.ln), ("LOG", bcd.log), ("EXP", bcd.exp),
-    ("INT", bcd.int_), ("ABS", bcd.abs_), ("SGN", bcd.sgn), ("DEG", bcd.deg),
-    ("DMS", bcd.dms))}
+# one-operand functions: code -> (function, argument check, result kind)
+_OPERAND_FUNCTIONS = {CODES[name]: entry for name, entry in (
+    ("SQR", (bcd.sqr, nodes.number, NUMBER)), ("LN", (bcd.ln, nodes.number, NUMBER)),
+    ("LOG", (bcd.log, nodes.number, NUMBER)), ("EXP", (bcd.exp, nodes.number, NUMBER)),
+    ("INT", (bcd.int_, nodes.number, NUMBER)), ("ABS", (bcd.abs_, nodes.number, NUMBER)),
+    ("SGN", (bcd.sgn, nodes.number, NUMBER)), ("DEG", (bcd.deg, nodes.number, NUMBER)),
+    ("DMS", (bcd.dms, nodes.number, NUMBER)),
+    ("LEN", (nodes.str_len, nodes.string, NUMBER)), ("ASC", (nodes.asc, nodes.string, NUMBER)),
+    ("VAL", (nodes.leading_number, nodes.string, NUMBER)),
+    ("CHR$", (nodes.chr_, nodes.number, STRING)), ("STR$", (nodes.str_, nodes.number, STRING)))}
 _ANGLE = {CODES[name]: func for name, func in (
     ("SIN", bcd.sin), ("COS", bcd.cos), ("TAN", bcd.tan), ("ASN", bcd.asn),
     ("ACS", bcd.acs), ("ATN", bcd.atn))}
+# functions of parenthesized arguments: code -> (function, count, result kind)
+_PAREN_FUNCTIONS = {CODES["MID$"]: (nodes.mid, 3, STRING),
+                    CODES["LEFT$"]: (nodes.left, 2, STRING),
+                    CODES["RIGHT$"]: (nodes.right, 2, STRING)}
 _DIGITS = frozenset(b"0123456789")
 _HEX = frozenset(b"0123456789ABCDEF")
-_UPPER = frozenset(range(0x41, 0x5B))
-_NAME2 = _UPPER | _DIGITS
-_TRUE, _FALSE = Decimal(1), Decimal(0)
+UPPER = frozenset(range(0x41, 0x5B))
+_NAME2 = UPPER | _DIGITS
 _COMPARE = {
     b"=": lambda a, b: a == b, b"<": lambda a, b: a < b, b">": lambda a, b: a > b,
     b"<=": lambda a, b: a <= b, b"=<": lambda a, b: a <= b,
     b">=": lambda a, b: a >= b, b"=>": lambda a, b: a >= b,
     b"<>": lambda a, b: a != b, b"><": lambda a, b: a != b,
 }
-MAX_STRING = 80
 NEST_LIMIT = 16
-# VAL reads a decimal number only (VAL "&1F" is 0 on the firmware engine)
-_VAL = re.compile(r" *([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:E[+-]?[0-9]+)?)")
 
 
-def _number(value):
-    if isinstance(value, bytes):
-        raise BasicError(OTHER)
-    return value
+@dataclass(slots=True)
+class Operator:
+    """A binary operator: its precedence, the checked function, the bcd function to
+    use once both sides are known numbers (None: `func` always), its fixed cycles
+    and its value-dependent ones (costs.py), if any."""
+    prec: int
+    func: Callable
+    numeric: Callable | None
+    cycles: int
+    value_cycles: Callable | None = None
 
 
-def _add(a, b):
-    """`+`: numbers add, strings join (up to 80 characters)."""
-    if isinstance(a, bytes) and isinstance(b, bytes):
-        if len(a) + len(b) > MAX_STRING:
-            raise BasicError(NESTING)       # ERROR 5 past 80 characters, as the firmware
-        return a + b
-    return bcd.add(_number(a), _number(b))
-
-
-def _comparison(test):
-    def compare(a, b):
-        if isinstance(a, bytes) != isinstance(b, bytes):
-            raise BasicError(OTHER)
-        return _TRUE if test(a, b) else _FALSE
-    return compare
-
-
-def _bitwise(func):
-    return lambda a, b: Decimal(func(to_int(a), to_int(b)))
-
-
-# Binary operators: (precedence, function). Unary NOT binds between AND and the
-# comparisons, unary sign between `* /` and `^`.
+# Unary NOT binds between AND and the comparisons, unary sign between `* /` and `^`.
 _COMPARE_PREC = 4
 _POWER_PREC = 8
-# The fourth item gives an evaluation's value-dependent cycles (costs.py), if any.
-_TOKEN_OPS = {CODES["OR"]: (1, _bitwise(lambda a, b: a | b), costs.LOGIC, None),
-              CODES["AND"]: (2, _bitwise(lambda a, b: a & b), costs.LOGIC, None)}
 _VALUE_OPS = costs.OPERATOR_VALUE_COSTS
+_TOKEN_OPS = {CODES["OR"]: Operator(1, nodes.bitwise(lambda a, b: a | b), None, costs.LOGIC),
+              CODES["AND"]: Operator(2, nodes.bitwise(lambda a, b: a & b), None, costs.LOGIC)}
 _BYTE_OPS = {
-    0x2B: (5, _add, costs.ADD, None),
-    0x2D: (5, lambda a, b: bcd.sub(_number(a), _number(b)), costs.ADD, None),
-    0x2A: (6, lambda a, b: bcd.mul(_number(a), _number(b)), costs.MULTIPLY,
-           _VALUE_OPS["*"]),
-    0x2F: (6, lambda a, b: bcd.div(_number(a), _number(b)), costs.DIVIDE,
-           _VALUE_OPS["/"]),
-    0x5E: (_POWER_PREC, lambda a, b: bcd.power(_number(a), _number(b)), costs.POWER,
-           _VALUE_OPS["^"]),
+    0x2B: Operator(5, nodes.join_or_add, bcd.add, costs.ADD),
+    0x2D: Operator(5, nodes.checked(bcd.sub), bcd.sub, costs.ADD),
+    0x2A: Operator(6, nodes.checked(bcd.mul), bcd.mul, costs.MULTIPLY, _VALUE_OPS["*"]),
+    0x2F: Operator(6, nodes.checked(bcd.div), bcd.div, costs.DIVIDE, _VALUE_OPS["/"]),
+    0x5E: Operator(_POWER_PREC, nodes.checked(bcd.power), bcd.power, costs.POWER,
+                   _VALUE_OPS["^"]),
 }
+_POWER = _BYTE_OPS[0x5E]
 _COMPARE_BYTES = frozenset(b"<=>")
-_COMPARE_OPS = {op: (_COMPARE_PREC, _comparison(test), costs.COMPARE, None)
+_COMPARE_OPS = {op: Operator(_COMPARE_PREC, nodes.comparison(test), None, costs.COMPARE)
                 for op, test in _COMPARE.items()}
 _FUNCTION_COSTS = {CODES[name]: cycles for name, cycles in costs.FUNCTIONS.items()}
-VALUE_COSTS = {CODES[name]: func for name, func in costs.VALUE_COSTS.items()}
-ANGLE_VALUE_COSTS = {CODES[name]: func for name, func in costs.ANGLE_VALUE_COSTS.items()}
-_SQR_CYCLES = costs.VALUE_COSTS["SQR"]
-
-
+_VALUE_COSTS = {CODES[name]: func for name, func in costs.VALUE_COSTS.items()}
+_ANGLE_VALUE_COSTS = {CODES[name]: func for name, func in costs.ANGLE_VALUE_COSTS.items()}
 _NOT_AFTER_LITERAL = frozenset(range(0x41, 0x5B)) | frozenset(range(0x61, 0x7B)) | {0x22}
+CACHE_LIMIT = 4096          # compiled expressions kept before the cache starts afresh
+_LOOKAHEAD = 3              # bytes past its end that a parse may have looked at
 
 
 def literal_end(mem, pos):
     """Where the number literal starting at `pos` ends: digits, an optional fraction,
     and an exponent only when digits follow the E. A letter or `"` after it (spaces
-    apart) is ERROR 1 at once, before any operation pending in the expression: the
-    firmware engine gives ERROR 1 for `IF 1/0 A=1` but ERROR 2 for `IF 1/Z A=1`."""
+    apart) is ERROR 1 at once, before any operation pending in the expression."""
     while mem[pos] in _DIGITS:
         pos += 1
     if mem[pos] == 0x2E:
@@ -124,18 +120,9 @@ def literal_end(mem, pos):
     return pos
 
 
-def to_int(value, low=-32768, high=65535):
-    """A number as an integer argument (truncated); ERROR 3 outside [low, high]."""
-    if isinstance(value, bytes):
-        raise BasicError(OTHER)
-    if not low <= value < high + 1:
-        raise BasicError(ILLEGAL)
-    return int(value)
-
-
 def binary_operator(mem, pos):
-    """(position, operator entry or None, width in bytes) of the binary operator at
-    `pos` after spaces; shared by the interpreter and the expression compiler."""
+    """(position, Operator or None, width in bytes) of the binary operator at `pos`
+    after spaces."""
     byte = mem[pos]
     while byte == 0x20:
         pos += 1
@@ -150,8 +137,8 @@ def binary_operator(mem, pos):
 
 
 class Scanner:
-    """Reading tokenized bytes at `pos` in `mem`, shared by the interpreter and the
-    expression compiler; `refuse()` says what a missing byte means to each."""
+    """Reading tokenized bytes at `pos` in `mem` (the statements' syntax and the
+    expression parser's); `refuse()` says what a missing byte means."""
 
     def peek(self):
         """The next byte that is not a space (the tokenizer drops spaces outside
@@ -192,6 +179,16 @@ class Scanner:
         """True at the end of a statement (':' or the line's 0x0D)."""
         return self.peek() in (0x3A, 0x0D)
 
+    def string_literal(self):
+        """A quoted string; a missing closing quote ends at the line's end."""
+        mem = self.mem
+        start = pos = self.pos + 1
+        while mem[pos] not in (0x22, 0x0D):
+            pos += 1
+        value = bytes(mem[start:pos])
+        self.pos = pos + 1 if mem[pos] == 0x22 else pos
+        return value
+
     def variable_name(self):
         """(name, is_str) of the variable at pos, which moves past the name and `$`."""
         mem = self.mem
@@ -210,80 +207,133 @@ class Scanner:
         return name, is_str
 
 
-class Expressions(Scanner):
-    """Mixin for the interpreter: needs mem, pos, vars, screen, angle, a dict
-    `_literals`, a cycle counter `cost` and the host hooks inkey(),
-    random_fraction()."""
+@dataclass(slots=True)
+class Compiled:
+    """A compiled expression (or variable reference) at its start: valid while
+    mem[start:check_end] == code; `run()` gives the value, `end` is where the parse
+    stopped and `cost` the fixed cycles of its parts."""
+    check_end: int
+    code: bytes
+    run: Callable
+    end: int
+    cost: int
+
+
+def compile_at(it, start, reference=None):
+    """The expression at `start` (with `reference`: the variable reference, created
+    if it is True), compiled for interpreter `it`."""
+    parser = _Parser(it, start)
+    try:
+        node = parser.expression() if reference is None else parser.reference(reference)
+        end = parser.pos
+        check_end = end + _LOOKAHEAD
+    except _Stop as stop:
+        node = nodes.failing(it, stop.code, stop.at, stop.before)
+        # (a literal's look past itself went no further than the line's end)
+        check_end = _line_end(it.mem, max(stop.at, parser.pos)) + 1
+    return Compiled(check_end, bytes(it.mem[start:check_end]), node.run, parser.pos,
+                    parser.cost)
+
+
+class _Stop(Exception):
+    """The parse stopped with ERROR `code` at `at`; `before` is what the machine
+    worked out before it got there."""
+
+    def __init__(self, code, at):
+        super().__init__(code)
+        self.code, self.at, self.before = code, at, []
+
+
+class _Parser(Scanner):
+    """One expression's parse: `cost` adds up the fixed cycles of its parts."""
+
+    def __init__(self, it, start):
+        self.it = it
+        self.mem = it.mem
+        self.pos = start
+        self.depth = 0
+        self.cost = 0
 
     def refuse(self):
-        raise BasicError(SYNTAX)
+        raise _Stop(SYNTAX, self.pos)
 
-    # ------------------------------------------------------------ typed results
+    def after(self, done, parse, *args):
+        """`parse(*args)` once the nodes `done` are worked out: if it stops, they
+        are worked out before the error."""
+        try:
+            return parse(*args)
+        except _Stop as stop:
+            stop.before[:0] = [node.run for node in done]
+            raise
 
-    def number(self):
-        value = self.expression()
-        if isinstance(value, bytes):
-            raise BasicError(OTHER)
-        return value
-
-    def string(self):
-        value = self.expression()
-        if not isinstance(value, bytes):
-            raise BasicError(OTHER)
-        return value
-
-    def integer(self, low=-32768, high=65535):
-        return to_int(self.number(), low, high)
+    def nest(self):
+        """One more open parenthesis or function: the machine allows 16
+        (basic_language.md §1.1)."""
+        self.depth += 1
+        if self.depth > NEST_LIMIT:
+            raise _Stop(NESTING, self.pos)
 
     # ------------------------------------------------------------ precedence levels
 
     def expression(self, min_prec=1):
-        """An expression whose binary operators bind at least as tight as `min_prec`
-        (precedence climbing over the operator tables; all but `^` group to the
+        """Precedence climbing over the operator tables (all but `^` group to the
         left)."""
-        left = self._unary(min_prec)
+        left = self.unary()
         mem = self.mem
         while True:
             pos, op, width = binary_operator(mem, self.pos)
-            if op is None or op[0] < min_prec:
+            if op is None or op.prec < min_prec:
                 self.pos = pos
                 return left
             self.pos = pos + width
-            prec, func, cycles, value_cycles = op
-            right = self._power_right() if prec == _POWER_PREC else self.expression(prec + 1)
-            if value_cycles is None:
-                left = func(left, right)
-                self.cost += cycles
+            if op.prec == _POWER_PREC:
+                right = self.after([left], self.power_right)
             else:
-                result = func(left, right)
-                self.cost += cycles + value_cycles(left, right, result)
-                left = result
+                right = self.after([left], self.expression, op.prec + 1)
+            left = self.binary(op, left, right)
 
-    def _unary(self, min_prec):
+    def binary(self, op, left, right):
+        self.cost += op.cycles
+        both = left.kind == right.kind == NUMBER
+        func = op.numeric if both and op.numeric is not None else op.func
+        kind = NUMBER if both or op.func is not nodes.join_or_add else STRING
+        return nodes.binary(self.it, left, right, func, kind, self.pos, op.value_cycles,
+                            op.prec == _COMPARE_PREC)
+
+    def unary(self):
         byte = self.peek()
         if byte == 0x2D:
             self.pos += 1
             self.cost += costs.NEGATE
-            return bcd.neg(_number(self.expression(_POWER_PREC)))
+            return self.negate(self.expression(_POWER_PREC))
         if byte == 0x2B:
             self.pos += 1
-            return _number(self.expression(_POWER_PREC))
+            return self.numeric(self.expression(_POWER_PREC))
         if byte == PREFIX and self.mem[self.pos + 1] == _NOT:
             self.pos += 2
             self.cost += costs.NOT
-            return Decimal(~to_int(self.expression(_COMPARE_PREC)))
+            return nodes.apply(self.it, lambda value: Decimal(~to_int(value)),
+                               self.expression(_COMPARE_PREC), NUMBER, self.pos)
         return self.primary()
 
-    def _power_right(self):
+    def negate(self, node):
+        return nodes.apply(self.it, lambda value: bcd.neg(nodes.number(value)), node,
+                           NUMBER, self.pos)
+
+    def numeric(self, node):
+        """A value that must be a number (a sign, a function's argument)."""
+        if node.kind == NUMBER:
+            return node
+        return Node(nodes.checking(self.it, nodes.number, node, self.pos), NUMBER)
+
+    def power_right(self):
         """The right side of `^`: `^` groups to the right (2^3^2 is 512 on the
         firmware engine)."""
         value = self.operand()
         if self.peek() == 0x5E:
             self.pos += 1
-            exponent = _number(self._power_right())
-            result = bcd.power(_number(value), exponent)
-            self.cost += costs.POWER + costs.power_cycles(value, exponent, result)
-            value = result
+            exponent = self.after([value], self.power_right)
+            value = self.binary(_POWER, value, exponent)
         return value
 
     def operand(self):
@@ -293,52 +343,35 @@ class Expressions(Scanner):
         if byte == 0x2D:
             self.pos += 1
             self.cost += costs.NEGATE
-            return bcd.neg(self._num(self.operand()))
+            return self.negate(self.operand())
         if byte == 0x2B:
             self.pos += 1
-            return self._num(self.operand())
+            return self.numeric(self.operand())
         return self.primary()
 
-    @staticmethod
-    def _num(value):
-        if isinstance(value, bytes):
-            raise BasicError(OTHER)
-        return value
-
     # ------------------------------------------------------------ primaries
-
-    def nest(self):
-        """Count one more open parenthesis or function: the machine allows 16
-        (basic_language.md §1.1). The count is reset per statement, so an error that
-        abandons an expression leaves nothing behind."""
-        self.depth += 1
-        if self.depth > NEST_LIMIT:
-            raise BasicError(NESTING)
 
     def primary(self):
         byte = self.peek()
         if byte in _DIGITS or byte == 0x2E:
-            return self._number_literal()
+            return self.number_literal()
         if byte == 0x22:
             value = self.string_literal()
             self.cost += costs.STRING_LITERAL + len(value) * costs.STRING_CHAR
-            return value
+            return nodes.constant(value)
         if byte == 0x28:
             self.pos += 1
             self.cost += costs.PARENTHESES
             self.nest()
             value = self.expression()
             self.depth -= 1
-            self.expect(0x29)
+            self.after([value], self.expect, 0x29)
             return value
-        if byte in _UPPER:
+        if byte in UPPER:
             self.cost += costs.VARIABLE
-            ref = self.variable(create=False)
-            if ref is None:
-                return b"" if self.mem[self.pos - 1] == 0x24 else bcd.ZERO
-            return self.vars.load(ref)
+            return self.variable()
         if byte == 0x26:
-            return self._hex_literal()
+            return self.hex_literal()
         if byte == PREFIX:
             code = self.mem[self.pos + 1]
             self.pos += 2
@@ -348,41 +381,33 @@ class Expressions(Scanner):
             return value
         if byte == PI_CHAR:
             self.pos += 1
-            return bcd.PI
+            return nodes.constant(bcd.PI)
         if byte == ROOT_CHAR:
             self.pos += 1
             self.cost += costs.FUNCTIONS["SQR"]
-            arg = self._num(self.operand())
-            root = bcd.sqr(arg)
-            self.cost += _SQR_CYCLES(arg, root)
-            return root
-        raise BasicError(SYNTAX)
+            arg = self.numeric(self.operand())
+            return nodes.apply(self.it, bcd.sqr, arg, NUMBER, self.pos, costs.sqr_cycles)
+        raise _Stop(SYNTAX, self.pos)
 
-    def _number_literal(self):
+    def number_literal(self):
         mem = self.mem
-        start = pos = self.pos
-        # A literal is parsed once per place in RAM; the cached bytes (with the three
-        # after it that decided where it ends) are compared, so an edited or POKEd
-        # program, or a new immediate line, is parsed afresh.
+        start = self.pos
         self.cost += costs.LITERAL
-        cached = self._literals.get(start)
-        if cached is not None and mem[start:cached[0] + 3] == cached[1]:
-            self.pos = cached[0]
-            self.cost += (cached[0] - start - 1) * costs.LITERAL_CHAR
-            return cached[2]
-        pos = literal_end(mem, start)
-        self.pos = pos
-        self.cost += (pos - start - 1) * costs.LITERAL_CHAR
-        raw = bytes(mem[start:pos])
-        value = bcd.parse_number(raw.decode("ascii"))
+        try:
+            end = literal_end(mem, start)
+        except BasicError as error:
+            raise _Stop(error.code, start) from None
+        self.pos = end
+        self.cost += (end - start - 1) * costs.LITERAL_CHAR
+        try:
+            value = bcd.parse_number(bytes(mem[start:end]).decode("ascii"))
+        except BasicError as error:         # 1E100
+            raise _Stop(error.code, end) from None
         if value is None:
-            raise BasicError(SYNTAX)
-        if len(self._literals) > 4096:
-            self._literals.clear()
-        self._literals[start] = (pos, bytes(mem[start:pos + 3]), value)
-        return value
+            raise _Stop(SYNTAX, end)
+        return nodes.constant(value)
 
-    def _hex_literal(self):
+    def hex_literal(self):
         mem = self.mem
         start = pos = self.pos + 1
         while mem[pos] in _HEX:
@@ -392,188 +417,140 @@ class Expressions(Scanner):
         if value is None or not value:
             # the firmware refuses &0 (&00, 1+&0) with ERROR 1; in a program it even
             # reports line 0 (`ERROR 1 IN 0`, not modelled)
-            raise BasicError(SYNTAX)
-        return value
-
-    def string_literal(self):
-        """A quoted string; a missing closing quote ends at the line's end."""
-        mem = self.mem
-        start = pos = self.pos + 1
-        while mem[pos] not in (0x22, 0x0D):
-            pos += 1
-        value = bytes(mem[start:pos])
-        self.pos = pos + 1 if mem[pos] == 0x22 else pos
-        return value
+            raise _Stop(SYNTAX, pos)
+        return nodes.constant(value)
 
     # ------------------------------------------------------------ variables
 
-    def variable(self, create):
-        """Parse a variable reference (name, `$`, subscripts) and return its storage
-        reference; None for a two-character variable that does not exist yet."""
+    def variable(self):
+        """A variable's value; a two-character variable that does not exist yet is
+        0 or "" (told by the byte before where its parse stopped, as always)."""
+        it = self.it
+        ref_node = self.reference(False)
+        at = self.pos
+        missing = b"" if self.mem[at - 1] == 0x24 else bcd.ZERO
+        if ref_node.const is not None:          # a fixed variable
+            ref = ref_node.const
+            if ref[2] == 0:
+                mem = self.mem
+                return Node(nodes.number_loader(it, mem, ref[0], at), NUMBER,
+                            addr=(mem, ref[0]))
+            return Node(_loader(it, lambda: ref, missing, at), STRING)
+        kind = NUMBER if ref_node.kind == NUMBER and missing == bcd.ZERO else STRING
+        return Node(_loader(it, ref_node.run, missing, at), kind)
+
+    def reference(self, create):
+        """A variable reference (name, `$`, subscripts): a Node whose run() gives the
+        storage reference (None for a two-character variable that does not exist and
+        is not to be created); a fixed variable's is its `const`."""
+        it = self.it
+        variables = it.vars
         name, is_str = self.variable_name()
+        kind = STRING if is_str else NUMBER
         if self.peek() != 0x28:
-            return self.vars.simple(name, is_str, create)
+            at = self.pos
+            if len(name) == 1:
+                ref = variables.fixed(name[0], is_str)
+                return Node(lambda: ref, kind, const=ref)
+            simple = variables.simple
+
+            def simple_run():
+                try:
+                    return simple(name, is_str, create)
+                except BasicError:
+                    it.pos = at
+                    raise
+            return Node(simple_run, kind)
         self.pos += 1
         self.cost += costs.ELEMENT
-        indices = [self.integer(0, 65535)]
+        indices = [self.index()]
         while self.accept(0x2C):
-            indices.append(self.integer(0, 65535))
-        self.expect(0x29)
-        ref = self.vars.element(name, is_str, indices)
-        if ref is None:
-            # without a DIM only A() names the fixed variables (X(2) is ERROR 3)
-            if name != b"A" or len(indices) != 1:
-                raise BasicError(ILLEGAL)
-            ref = self.vars.fixed_index(indices[0], is_str)
-        return ref
+            indices.append(self.after(indices, self.index))
+        self.after(indices, self.expect, 0x29)
+        element, fixed_index = variables.element, variables.fixed_index
+        return nodes.apply_args(it, lambda *values: _element(element, fixed_index, name,
+                                                             is_str, list(values)),
+                                indices, kind, self.pos)
+
+    def index(self):
+        node = self.expression()
+        return Node(nodes.checking(self.it, lambda value: to_int(value, 0, 65535), node,
+                                   self.pos), NUMBER)
 
     # ------------------------------------------------------------ functions
 
     def function(self, code):
+        it = self.it
         self.cost += _FUNCTION_COSTS.get(code, costs.FUNCTION)
-        if code in _NUMERIC:
-            arg = self._num(self.operand())
-            value = _NUMERIC[code](arg)
-            value_cycles = VALUE_COSTS.get(code)
-            if value_cycles is not None:
-                self.cost += value_cycles(arg, value)
-            return value
+        entry = _OPERAND_FUNCTIONS.get(code)
+        if entry is not None:
+            func, check, kind = entry
+            arg = self.operand()
+            if check is not nodes.number or arg.kind != NUMBER:
+                arg = Node(nodes.checking(it, check, arg, self.pos), arg.kind)
+            return nodes.apply(it, func, arg, kind, self.pos, _VALUE_COSTS.get(code))
         if code in _ANGLE:
-            arg = self._num(self.operand())
-            value = _ANGLE[code](arg, self.angle)
-            self.cost += ANGLE_VALUE_COSTS[code](arg, value, self.angle)
-            return value
-        handler = FUNCTIONS.get(code)
-        if handler is None:
-            raise BasicError(SYNTAX)
-        return handler(self)
+            func, value_cycles = _ANGLE[code], _ANGLE_VALUE_COSTS[code]
+            # in the angle unit in force when it runs
+            return nodes.apply(it, lambda number: func(number, it.angle),
+                               self.numeric(self.operand()), NUMBER, self.pos,
+                               lambda number, value: value_cycles(number, value, it.angle))
+        entry = _PAREN_FUNCTIONS.get(code)
+        if entry is not None:
+            func, count, kind = entry
+            return nodes.apply_args(it, func, self.paren_args(count), kind, self.pos)
+        if code == CODES["POINT"]:
+            return nodes.apply_args(it, it.point, self.paren_args(2), NUMBER, self.pos)
+        if code == CODES["RND"]:
+            return nodes.apply(it, it.rnd, self.numeric(self.operand()), NUMBER, self.pos)
+        if code == CODES["PEEK"]:
+            return nodes.apply(it, it.peek_byte, self.numeric(self.operand()), NUMBER,
+                               self.pos)
+        if code == CODES["PI"]:
+            return nodes.constant(bcd.PI)
+        if code == CODES["MEM"]:
+            return Node(it.free_memory, NUMBER)
+        if code == CODES["INKEY$"]:
+            return Node(it.inkey_string, STRING)
+        raise _Stop(SYNTAX, self.pos)
 
-    def _paren_args(self, count):
+    def paren_args(self, count):
         self.expect(0x28)
         args = [self.expression()]
         while len(args) < count:
-            self.expect(0x2C)
-            args.append(self.expression())
-        self.expect(0x29)
+            self.after(args, self.expect, 0x2C)
+            args.append(self.after(args, self.expression))
+        self.after(args, self.expect, 0x29)
         return args
 
-    def fn_pi(self):
-        return bcd.PI
 
-    def fn_mem(self):
-        return Decimal(self.vars.free_bytes())
-
-    def fn_rnd(self):
-        limit = self._num(self.operand())
-        if limit < 0:
-            self.seed_from(limit)               # RND -x starts a sequence from x
-        fraction = self.random_fraction()       # RND 0 and RND -1 give fractions too
-        if limit < 1:
-            return fraction
-        return bcd.fit(Decimal(int(fraction * int(limit)) + 1))
-
-    def fn_peek(self):
-        return self.peek_byte(self._num(self.operand()))
-
-    def peek_byte(self, value):
-        """PEEK's work on its evaluated argument (shared with compiler.py)."""
-        addr = to_int(value, 0, 65535)
-        sync = getattr(self.host, "sync_mirrors", None)
-        if sync is not None and 0x8000 <= addr:
-            sync()                  # a small card's copies agree (engine.sync_mirrors)
-        return Decimal(self.mem[addr])
-
-    def fn_point(self):
-        x, y = self._paren_args(2)
-        x, y = to_int(x), to_int(y)
-        if not (0 <= x < 150 and 0 <= y < 32):
-            return Decimal(-1)                      # off the screen, as the firmware
-        return Decimal(self.screen.dot(x, y))
-
-    def fn_inkey(self):
-        code = self.inkey()
-        return b"" if code is None else bytes([code])
-
-    def fn_len(self):
-        return str_len(self._str(self.operand()))
-
-    def fn_asc(self):
-        return asc(self._str(self.operand()))
-
-    def fn_val(self):
-        text = self._str(self.operand())
-        return _leading_number(text)
-
-    def fn_chr(self):
-        return chr_(self._num(self.operand()))
-
-    def fn_str(self):
-        return str_(self._num(self.operand()))
-
-    def fn_mid(self):
-        text, start, length = self._paren_args(3)
-        return mid(text, start, length)
-
-    def fn_left(self):
-        text, length = self._paren_args(2)
-        return left(text, length)
-
-    def fn_right(self):
-        text, length = self._paren_args(2)
-        return right(text, length)
-
-    @staticmethod
-    def _str(value):
-        if not isinstance(value, bytes):
-            raise BasicError(OTHER)
-        return value
+def _line_end(mem, pos):
+    while pos < len(mem) - 1 and mem[pos] != 0x0D:
+        pos += 1
+    return pos
 
 
-# The string functions' work on evaluated arguments (shared with compiler.py).
-
-def str_len(text):
-    return Decimal(len(text))
-
-
-def asc(text):
-    return Decimal(text[0] if text else 0)
-
-
-def chr_(value):
-    # CHR$ 256 is CHR$ 0 (an empty-looking string) on the firmware engine
-    return bytes([to_int(value) & 0xFF])
+def _element(element, fixed_index, name, is_str, indices):
+    ref = element(name, is_str, indices)
+    if ref is None:
+        # without a DIM only A() names the fixed variables (X(2) is ERROR 3)
+        if name != b"A" or len(indices) != 1:
+            raise BasicError(ILLEGAL)
+        ref = fixed_index(indices[0], is_str)
+    return ref
 
 
-def str_(value):
-    return bcd.str_number(value).encode("ascii")
+def _loader(it, reference, missing, at):
+    """A variable's value through its reference (the vars' own load)."""
+    load = it.vars.load
 
-
-def mid(text, start, length):
-    start = to_int(start, 1, 255)
-    length = to_int(length, 0, 255)
-    return Expressions._str(text)[start - 1:start - 1 + length]
-
-
-def left(text, length):
-    return Expressions._str(text)[:to_int(length, 0, 255)]
-
-
-def right(text, length):
-    text = Expressions._str(text)
-    length = to_int(length, 0, 255)
-    return text[max(0, len(text) - length):] if length else b""
-
-
-def _leading_number(text):
-    """VAL: the number at the start of a string (0 if there is none)."""
-    match = _VAL.match(text.decode("latin-1"))
-    if not match:
-        return bcd.ZERO
-    return bcd.parse_number(match.group(1)) or bcd.ZERO
-
-
-FUNCTIONS = {CODES[name]: getattr(Expressions, method) for name, method in (
-    ("PI", "fn_pi"), ("MEM", "fn_mem"), ("RND", "fn_rnd"), ("PEEK", "fn_peek"),
-    ("POINT", "fn_point"), ("INKEY$", "fn_inkey"), ("LEN", "fn_len"), ("ASC", "fn_asc"),
-    ("VAL", "fn_val"), ("CHR$", "fn_chr"), ("STR$", "fn_str"), ("MID$", "fn_mid"),
-    ("LEFT$", "fn_left"), ("RIGHT$", "fn_right"))}
+    def run():
+        ref = reference()
+        if ref is None:
+            return missing
+        try:
+            return load(ref)
+        except BasicError:
+            it.pos = at
+            raise
+    return run

@@ -2,7 +2,8 @@
 
 Execution state that the machine keeps in RAM lives in RAM (program, variables,
 screen, random seed); the control stacks (FOR, GOSUB) and the engine's waits are
-Python state here. Statements are registered once, by keyword name, in STATEMENTS.
+the interpreter's RunState (run_state.py). Each keyword's handler and cycles come
+from the statement table (statement_table.py), built when the interpreter is.
 
 A statement that needs the outside world (wait for ENTER after PRINT, a timed
 pause, INPUT) leaves a request in `pending` and the engine serves it before the
@@ -10,92 +11,45 @@ next statement runs.
 """
 
 import copy
-from collections import namedtuple
-from dataclasses import dataclass, field, fields
-from decimal import ROUND_HALF_UP, Context, Decimal
+from dataclasses import fields
+from decimal import Decimal
+from operator import attrgetter
 
-from emulator.builtin import bcd, costs
+from emulator.builtin import bcd, costs, nodes, random_numbers
 from emulator.builtin.basic_errors import LINE, NESTING, OTHER, SYNTAX, BasicError
-from emulator.builtin.expr import Expressions
+from emulator.builtin.expr import CACHE_LIMIT, UPPER, Scanner, compile_at
+from emulator.builtin.nodes import small_int, to_int
+from emulator.builtin.run_state import (  # noqa: F401  (FORLoop: the engine imports it from here)
+    ANSWER,
+    ANSWER_END,
+    INPUT_BUFFER,
+    LINE_POINTER,
+    FORLoop,
+    Return,
+    RunState,
+)
 from emulator.builtin.screen import ROWS
-from emulator.builtin.stored_program import END_PTR, Program
+from emulator.builtin.statement_table import statement_table
+from emulator.builtin.statements import stmt_return
+from emulator.builtin.stored_program import Program
+from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES, LINE_REF, PREFIX
-from emulator.builtin.vars import Variables
+from emulator.builtin.vars import NUM, Variables
+from pc1360.facts import END_PTR
 
-Statement = namedtuple("Statement", "handler cost")
-STATEMENTS = {}             # keyword code -> Statement
-LET_COST = 3350             # cycles of an assignment besides its expression (costs.py)
-LINE_COST = 64              # cycles a step onto the next line takes more than a ':'
-                            # (statement costs include their ':'; firmware engine)
-# From the program's last statement to the prompt's key wait when it runs off its end:
-# 29,000 cycles after PRINT "X" shows, 35,000 after A=1 on the firmware engine.
-PROGRAM_END_COST = 24_500
-# TRON's `line:` (and DOWN's stepping) takes the firmware engine 17,000 cycles, and
-# 16,000 more when it scrolls the display (on the bottom line after RUN: 29,000).
-TRACE_CYCLES = 17_000
-TRACE_SCROLL_CYCLES = 16_000
-INPUT_BUFFER = 0xFD20       # the 80-byte line buffer; immediate lines run from here
-RANDOM_SEED = 0xFDE0        # the ROM's random seed (hardware.md §4); our generator's state
-# The last answer (8 bytes, stored form), which RUN mode's UP/DOWN type. Found on the
-# firmware engine: a typed calculation, a numeric assignment (array elements too) and
-# PRINT's or PAUSE's first number after its last `,` write it; FOR, NEXT, IF, INPUT,
-# LPRINT and strings do not. (READ writes it too there; stmt_read does not yet.)
-ANSWER = 0xFDE8
-ANSWER_END = ANSWER + 8
-# The ROM's pointer into the program line being run (little-endian): after each program
-# statement it holds the address of the statement's last byte (the one before its ':' or
-# CR; a false IF: the byte before the line's CR). Found on the firmware engine: jumps
-# (GOTO, GOSUB, RETURN, ON, NEXT, THEN n) store the end of their own text, END and a true
-# IF store nothing, immediate lines leave it alone.
-LINE_POINTER = 0xFEF2
+LET_COST = CYCLES["stmt_let"]   # an assignment without LET, besides its expressions
+LINE_COST = CYCLES["line_step"]     # a step onto the next line more than a ':'
+PROGRAM_END_COST = CYCLES["program_end"]    # running off the program's end
+TRACE_CYCLES = CYCLES["trace"]      # TRON's `line:` (and DOWN's stepping) ...
+TRACE_SCROLL_CYCLES = CYCLES["trace_scroll"]    # ... and its scrolling on the bottom line
 FOR_LIMIT = 5               # nesting limits (basic_language.md §1.1)
 GOSUB_LIMIT = 10
-FORLoop = namedtuple("FORLoop", "ref limit step pos line line_addr")
-Return = namedtuple("Return", "pos line line_addr")
-_TEN_DIGITS = Context(prec=10, rounding=ROUND_HALF_UP)  # RND's fraction
-RND_NEGATIVE_FACTOR = Decimal("0.434294481903")
 
 
-def statement(name, cost=3000):
-    """Register a handler for keyword `name`; `cost` is its time in CPU cycles
-    (estimates until they are calibrated against the firmware engine)."""
-    def register(handler):
-        STATEMENTS[CODES[name]] = Statement(handler, cost)
-        return handler
-    return register
-
-
-@dataclass
-class RunState:
-    """What the interpreter knows of a run between two run() calls: the snapshot and
-    the power-off state are made of this (engine.py)."""
-    pos: int = 0
-    line: int = 0
-    line_addr: int | None = None
-    for_stack: list = field(default_factory=list)       # [FORLoop]
-    gosub_stack: list = field(default_factory=list)     # [Return]
-    data_pos: int | None = None
-    running: bool = False
-    pending: tuple | None = None
-    jumped: bool = False
-    stopped_at: tuple | None = None                     # (pos, line, line_addr)
-    angle: str = bcd.DEG
-    wait: int | None = None
-    using: tuple | None = None
-    cursor: tuple | None = None
-    gcursor: tuple = (0, 7)
-    line_end: tuple = (0, 0)
-    trace: bool = False
-    aread: bytes = b""
-    resume_input: list | None = None
-    stepping: bool = False
-    skip_trace: bool = False
-    trace_extra: int = 0
-
-
-class Interpreter(Expressions):
+class Interpreter(Scanner):
     """Runs statements against `mem`, `screen` (screen.Screen) and `host` (the engine:
-    inkey(), now(), poke(addr, value))."""
+    inkey(), now(), poke(addr, value)). Its run state is `state` (a RunState); each
+    of its fields reads and writes as an attribute of the interpreter too."""
 
     def __init__(self, mem, screen, host):
         self.mem = mem
@@ -103,100 +57,100 @@ class Interpreter(Expressions):
         self.host = host
         self.vars = Variables(mem)
         self.program = Program(mem)
-        self.program.current_line = lambda: self.line_addr
-        self.angle = bcd.DEG
-        self.wait = None            # PRINT display time in 1/64 s; None: until ENTER
-        self.using = None           # the PRINT USING format in force
-        self.cursor = None          # (col, row) after CURSOR x,y; None: scrolling output
-        self.gcursor = (0, 7)       # GPRINT's first column: x 0, dots 0-7
-        self.line_end = (0, 0)      # where the last LINE ended
-        self.trace = False
-        self.aread = b""            # what the display held when DEF started the program
-        self._literals = {}         # number literals by address (expr._number_literal)
-        from emulator.builtin.compiler import Compiler  # (it imports this module)
-        self.compiler = Compiler(self)
-        self.compiling = True       # False: every statement interpreted (for tests)
-        self.clear_run_state()
-
-    def clear_run_state(self):
-        self.pos = 0
-        self.line = 0               # line being run; 0 while an immediate line runs
-        self.line_addr = None
-        self.for_stack = []
-        self.gosub_stack = []
-        self.data_pos = None        # next DATA item, None: from the program's start
-        self.running = False
-        self.pending = None
-        self.jumped = False
-        self.depth = 0              # open parentheses and functions (expr.nest)
+        self.program.current_line = lambda: self.state.line_addr
+        self.statements = statement_table()     # keyword code -> Statement
+        # compiled expressions (expr.compile_at) by address: values, and variable
+        # references that are made (True) or only looked up (False)
+        self.compiled = {None: {}, True: {}, False: {}}
+        self._loop_step = (None, None)  # the last FOR loop NEXT stepped, its STEP as an int
+        self.state = RunState()
         self.cost = 0               # cycles the current statement's expressions took
         self.stmt_end = None        # a jumping statement's last byte (LINE_POINTER)
-        self.stopped_at = None      # (pos, line, line_addr) for CONT after STOP/BRK
-        self.resume_input = None    # INPUT items that BRK interrupted: CONT asks again
-        self.stepping = False       # DOWN at a wait: trace line by line as TRON does
-        self.skip_trace = False     # RETURN to a line's end goes on without a trace stop
-        self.trace_extra = 0        # the next trace line's cycles after DOWN (engine.py)
+
+    def clear_run_state(self):
+        self.state = self.state.for_new_run()
+        self.cost = 0
+        self.stmt_end = None
 
     def save_state(self):
         """A copy of the run state (RunState)."""
-        return RunState(**{f.name: copy.deepcopy(getattr(self, f.name)) for f in fields(RunState)})
+        return copy.deepcopy(self.state)
 
     def load_state(self, state):
         """Go on from a save_state()."""
-        for f in fields(RunState):
-            setattr(self, f.name, copy.deepcopy(getattr(state, f.name)))
+        self.state = copy.deepcopy(state)
         self.vars.invalidate()
         self.program.changed()
 
-    # ------------------------------------------------------------ host hooks
+    # ------------------------------------------------------------ expressions
 
-    def inkey(self):
-        return self.host.inkey()
+    def refuse(self):
+        raise BasicError(SYNTAX)
 
-    def random_fraction(self):
-        """RND's fraction, as the firmware makes it (found by reading RANDOM_SEED on the
-        firmware engine after each RND): the seed is a number whose nibbles 3-15 are a
-        digit u and twelve digits f (bytes 99 9u ff ff ff ff ff ff after the first RND).
-        The next seed is 23 x 0.f cut to 12 significant digits, its units digit as u,
-        the fraction's digits (10 or 11 of them) padded with 0, the 12th digit 1. A
-        product below 0.1 is stored normalized: its leading zeros go to the exponent
-        (nibbles 0-2, 999 = -1), so 23 x .000000000001 becomes 989 0 200000000001
-        (with a units digit the zeros stay: 4.0946... gives 999 4 094673624021).
-        RND's fraction is the new 0.f rounded to 10 significant digits."""
-        mem = self.mem
-        product = 23 * self._seed_digits()              # 23 * 0.f, in units of 1e-12
-        cut = 10 ** max(0, len(str(product)) - 12)      # keep 12 significant digits
-        product -= product % cut
-        digits = product % 10 ** 12 // 10               # 11 digits of the fraction
-        shift = 11 - len(str(digits)) if digits and product < 10 ** 12 else 0
-        fraction = digits * 10 ** shift * 10 + 1        # the 12th digit is always 1
-        seed = "%03d%d%012d" % (999 - shift, product // 10 ** 12 % 10, fraction)
-        mem[RANDOM_SEED:RANDOM_SEED + 8] = bytes.fromhex(seed)
-        return bcd.fit(_TEN_DIGITS.plus(Decimal(fraction).scaleb(-12)))
+    def _compiled(self, reference):
+        """The compiled expression (or reference) at pos, parsed again if its bytes
+        changed."""
+        pos = self.state.pos
+        cache = self.compiled[reference]
+        entry = cache.get(pos)
+        if entry is None or self.mem[pos:entry.check_end] != entry.code:
+            if len(cache) > CACHE_LIMIT:
+                cache.clear()
+            entry = cache[pos] = compile_at(self, pos, reference)
+        return entry
 
-    def seed_from(self, value):
-        """RND of a negative number: the seed becomes |x| * 0.434294481903 (log10 e), so
-        RND -1 always gives 0.9887730838 and RND -.5 0.9943865419 (firmware engine)."""
-        seed = int(abs(value) * RND_NEGATIVE_FACTOR * 10 ** 12) % 10 ** 12
-        self.mem[RANDOM_SEED:RANDOM_SEED + 8] = bytes.fromhex("9990%012d" % seed)
-
-    def _seed_digits(self):
-        """The seed's twelve digits f (nibbles 4-15) as an integer; a nibble that a
-        POKE made 10-15 counts with that value, so no byte value can fail."""
-        value = 0
-        for byte in self.mem[RANDOM_SEED + 2:RANDOM_SEED + 8]:
-            value = value * 100 + (byte >> 4) * 10 + (byte & 0x0F)
+    def expression(self):
+        """The value of the expression at pos, which moves past it; its cycles are
+        added to `cost`."""
+        entry = self._compiled(None)
+        self.cost += entry.cost
+        value = entry.run()
+        self.state.pos = entry.end
         return value
 
-    def randomize(self, count):
-        """RANDOM, as the firmware engine does it (its 0xFDE0 read right after RANDOM's
-        multiply and after the statement): f times `count`, the key-wait loop's
-        count (engine.key_wait_count), cut to 12 significant digits, becomes f; then
-        one RND step. So a seed of 0 gives the same sequence whatever the count."""
-        product = self._seed_digits() * count
-        digits = str(product)[:12].ljust(12, "0") if product else "0" * 12
-        self.mem[RANDOM_SEED:RANDOM_SEED + 8] = bytes.fromhex("9990" + digits)
-        self.random_fraction()
+    def variable(self, create):
+        """The storage reference of the variable at pos (name, `$`, subscripts);
+        None for a two-character variable that does not exist when not `create`."""
+        entry = self._compiled(create)
+        self.cost += entry.cost
+        ref = entry.run()
+        self.state.pos = entry.end
+        return ref
+
+    def number(self):
+        return nodes.number(self.expression())
+
+    def string(self):
+        return nodes.string(self.expression())
+
+    def integer(self, low=-32768, high=65535):
+        return to_int(self.number(), low, high)
+
+    # ------------------------------------------------------------ functions that
+    # need the machine (expr.py compiles calls of them)
+
+    def inkey_string(self):
+        code = self.host.inkey()
+        return b"" if code is None else bytes([code])
+
+    def free_memory(self):
+        return Decimal(self.vars.free_bytes())
+
+    def peek_byte(self, value):
+        addr = to_int(value, 0, 65535)
+        sync = getattr(self.host, "sync_mirrors", None)
+        if sync is not None and 0x8000 <= addr:
+            sync()                  # a small card's copies agree (engine.sync_mirrors)
+        return Decimal(self.mem[addr])
+
+    def point(self, x, y):
+        x, y = to_int(x), to_int(y)
+        if not (0 <= x < 150 and 0 <= y < 32):
+            return Decimal(-1)                      # off the screen, as the firmware
+        return Decimal(self.screen.dot(x, y))
+
+    def rnd(self, limit):
+        return random_numbers.rnd(self.mem, limit)
 
     # ------------------------------------------------------------ starting
 
@@ -205,32 +159,33 @@ class Interpreter(Expressions):
         buffer = INPUT_BUFFER
         data = bytes(body[:79]) + b"\x0d"
         self.mem[buffer:buffer + len(data)] = data
-        self.pending = None
-        self.line = 0
-        self.line_addr = None
-        self.depth = 0
-        self.pos = buffer
-        self.running = True
+        state = self.state
+        state.pending = None
+        state.line = 0
+        state.line_addr = None
+        state.pos = buffer
+        state.running = True
 
     def evaluate(self, body):
         """The number a tokenized expression gives (INPUT's typed answer), without
         disturbing the statement being run; text after the number is ignored."""
-        saved = (self.pos, self.depth)
+        state = self.state
+        saved = state.pos
         data = bytes(body[:79]) + b"\x0d"
         self.mem[INPUT_BUFFER:INPUT_BUFFER + len(data)] = data
-        self.pos, self.depth = INPUT_BUFFER, 0
+        state.pos = INPUT_BUFFER
         try:
             return self.number()
         finally:
-            self.pos, self.depth = saved
+            state.pos = saved
 
     def start_program(self, addr=None):
         """RUN: clear the stacks and run from line address `addr` (default: first).
         PRINT waits for ENTER again until a WAIT (the firmware engine forgets WAIT 0
         from one RUN to the next)."""
         self.clear_run_state()
-        self.wait = None
-        self.running = True
+        self.state.wait = None
+        self.state.running = True
         self.enter_line(self.program.start + 1 if addr is None else addr)
 
     def enter_line(self, addr):
@@ -239,80 +194,66 @@ class Interpreter(Expressions):
         if addr is None or addr >= (mem[END_PTR] | mem[END_PTR + 1] << 8) or mem[addr] == 0xFF:
             self.finish()
             return
-        self.line = mem[addr] << 8 | mem[addr + 1]
-        self.line_addr = addr
-        self.pos = addr + 3
-        if mem[self.pos] == 0x22:           # a label is not a statement
+        state = self.state
+        state.line = mem[addr] << 8 | mem[addr + 1]
+        state.line_addr = addr
+        state.pos = addr + 3
+        if mem[addr + 3] == 0x22:           # a label is not a statement
             self.string_literal()
             self.accept(0x3A)
-        self.jumped = True
+        state.jumped = True
 
     def finish(self):
-        self.running = False
-        self.pos = 0
+        self.state.running = False
+        self.state.pos = 0
 
     # ------------------------------------------------------------ the loop
 
     def execute(self, budget):
         """Run statements until `budget` cycles are used, the run ends, or a statement
         leaves a request in `pending`; returns the cycles used. Errors propagate as
-        BasicError with `self.line` telling where."""
+        BasicError with `line` telling where."""
         used = 0
-        if not self.compiling:
-            while used < budget and self.running and self.pending is None:
-                used += self.step()
-            return used
-        # compiler.py's closures, while a statement's bytes are those they were made
-        # from; under TRON (or DOWN's stepping) the interpreter runs every step
-        entries = self.compiler.entries
-        get = entries.get
-        compile_at = self.compiler.entry
-        mem = self.mem
         step = self.step
-        while used < budget and self.running and self.pending is None:
-            if self.trace or self.stepping:
-                used += step()
-                continue
-            pos = self.pos
-            entry = get(pos)
-            if entry is None or mem[pos:entry[0]] != entry[1]:
-                entry = compile_at(pos)
-            used += entry[2]()
+        state = self.state
+        while used < budget and state.running and state.pending is None:
+            used += step()
+            state = self.state      # (RUN starts from a new one)
         return used
 
     def step(self):
         mem = self.mem
+        state = self.state
         byte = self.peek()
         if byte == 0x3A:
-            self.pos += 1
+            state.pos += 1
             byte = self.peek()
         if byte == 0x0D:
-            if self.line_addr is None:
+            if state.line_addr is None:
                 self.finish()
-            else:
-                cost = LINE_COST
-                if (self.trace or self.stepping) and not self.skip_trace:
-                    self.pending = ("trace", self.line)
-                    cost += self.trace_cost()
-                self.skip_trace = False
-                self.enter_line(self.pos + 1)
-                if not self.running:
-                    return LINE_COST + PROGRAM_END_COST
-                return cost
-            return LINE_COST
-        self.jumped = False
+                return LINE_COST
+            cost = LINE_COST
+            if (state.trace or state.stepping) and not state.skip_trace:
+                state.pending = ("trace", state.line)
+                cost += self.trace_cost()
+            state.skip_trace = False
+            self.enter_line(state.pos + 1)
+            if not state.running:
+                return LINE_COST + PROGRAM_END_COST
+            return cost
+        state.jumped = False
         self.stmt_end = None
-        self.depth = 0
         self.cost = 0
         if byte == PREFIX:
-            entry = STATEMENTS.get(mem[self.pos + 1])
+            entry = self.statements.get(mem[state.pos + 1])
             if entry is None:
                 raise BasicError(SYNTAX)
-            self.pos += 2
-            old_line = self.line
+            state.pos += 2
+            old_line = state.line
             entry.handler(self)
             cost = entry.cost
-            if self.trace or self.stepping:
+            state = self.state
+            if state.trace or state.stepping:
                 self._trace_jump(entry, old_line)
         else:
             self.assignment()
@@ -320,15 +261,16 @@ class Interpreter(Expressions):
         return self.finish_step(cost)
 
     def finish_step(self, cost):
-        """A statement's end (shared with compiler.py): it must stop at ':' or the
-        line's end unless it jumped; LINE_POINTER gets its last byte. Returns its
-        cycles, `cost` plus what its expressions took."""
-        if not self.jumped and self.running and not self.at_end():
+        """A statement's end: it must stop at ':' or the line's end unless it jumped;
+        LINE_POINTER gets its last byte. Returns its cycles, `cost` plus what its
+        expressions took."""
+        state = self.state
+        if not state.jumped and state.running and not self.at_end():
             raise BasicError(SYNTAX)
         end = self.stmt_end
-        if end is None and not self.jumped and self.pos:
-            end = self.pos - 1
-        if end is not None and self.line_addr is not None:
+        if end is None and not state.jumped and state.pos:
+            end = state.pos - 1
+        if end is not None and state.line_addr is not None:
             mem = self.mem
             mem[LINE_POINTER] = end & 0xFF
             mem[LINE_POINTER + 1] = end >> 8
@@ -338,7 +280,7 @@ class Interpreter(Expressions):
         """TRON (and DOWN's stepping) stop when a jump leaves a line, showing its
         number; a RETURN to the end of a line goes on to the next line unseen (as
         the firmware engine shows)."""
-        returned = entry.handler.__name__ == "stmt_return"
+        returned = entry.handler is stmt_return
         if returned and self.line_addr is not None and self.peek() == 0x0D:
             self.skip_trace = True
         if (self.jumped or returned) and old_line and self.running and self.pending is None:
@@ -352,14 +294,15 @@ class Interpreter(Expressions):
 
     def mark_statement_end(self):
         """A jump leaves its statement: LINE_POINTER gets the statement's last byte."""
-        if self.line_addr is not None:
-            self.stmt_end = self.pos - 1
+        state = self.state
+        if state.line_addr is not None:
+            self.stmt_end = state.pos - 1
 
     def assignment(self):
         """`[LET] var = expression [, var = expression ...]` (programs written for
         the PC-1360 use `E=0,W=0`)."""
         while True:
-            if self.peek() not in range(0x41, 0x5B):
+            if self.peek() not in UPPER:
                 raise BasicError(SYNTAX)
             ref = self.variable(create=True)
             self.expect(0x3D)
@@ -372,21 +315,26 @@ class Interpreter(Expressions):
 
     def store_value(self, ref, value):
         """Assignment and READ: a number stored also becomes the last answer."""
+        if ref[2] == NUM:
+            # (vars.store of a number writes these 8 bytes too)
+            data = bcd.to_bytes(value)
+            mem = self.mem
+            addr = ref[0]
+            mem[addr:addr + 8] = mem[ANSWER:ANSWER_END] = data
+            return
         self.vars.store(ref, value)
-        if ref[2] == 0:
-            self.mem[ANSWER:ANSWER_END] = bcd.to_bytes(value)
 
     # ------------------------------------------------------------ jumps
 
     def target(self):
         """A jump target: a compiled `0x1F hi lo`, a "label" or a line expression.
         Returns ('line', n) or ('label', bytes) without looking it up."""
-        byte = self.peek()
-        if byte == LINE_REF:
+        if self.peek() == LINE_REF:
             mem = self.mem
-            number = mem[self.pos + 1] << 8 | mem[self.pos + 2]
-            self.pos += 3
-            return ("line", number)
+            state = self.state
+            pos = state.pos
+            state.pos = pos + 3
+            return ("line", mem[pos + 1] << 8 | mem[pos + 2])
         # a label may be any string expression: `GOTO "Y"+""` (firmware engine)
         value = self.expression()
         if isinstance(value, bytes):
@@ -402,9 +350,9 @@ class Interpreter(Expressions):
         return self.program.find_label(value)
 
     def find_line(self, number, per_line=costs.LINE_SEARCH):
-        """A jump's line search (shared with compiler.py): the address of line
+        """A jump's line search: the address of line
         `number`, charging the time the firmware's search takes to get there."""
-        addr, passed = self.program.locate(number, self.line)
+        addr, passed = self.program.locate(number, self.state.line)
         self.cost += passed * per_line
         return addr
 
@@ -425,9 +373,10 @@ class Interpreter(Expressions):
         self.enter_line(addr)
 
     def push_return(self):
-        if len(self.gosub_stack) >= GOSUB_LIMIT:
+        state = self.state
+        if len(state.gosub_stack) >= GOSUB_LIMIT:
             raise BasicError(NESTING)
-        self.gosub_stack.append(Return(self.pos, self.line, self.line_addr))
+        state.gosub_stack.append(Return(state.pos, state.line, state.line_addr))
 
     def skip_line(self):
         """Go to the end of the current line (REM, a false IF)."""
@@ -475,20 +424,37 @@ class Interpreter(Expressions):
 
     def next_loop(self, ref):
         """NEXT [var]: step the innermost loop (or the loop of `ref`)."""
-        stack = self.for_stack
+        state = self.state
+        stack = state.for_stack
         if ref is not None:
             while stack and stack[-1].ref != ref:
                 stack.pop()
         if not stack:
             raise BasicError(NESTING)
         loop = stack[-1]
-        value = bcd.add(self.vars.load(loop.ref), loop.step)
-        self.vars.store(loop.ref, value)
+        value = self._stepped(loop)
         if (value <= loop.limit) if loop.step >= 0 else (value >= loop.limit):
             self.mark_statement_end()
-            self.pos, self.line, self.line_addr = loop.pos, loop.line, loop.line_addr
+            state.pos, state.line, state.line_addr = loop.pos, loop.line, loop.line_addr
         else:
             stack.pop()
+
+    def _stepped(self, loop):
+        """The loop variable plus STEP, stored. A whole number and a whole STEP below
+        1E10 add as ints (bcd.add gives exactly their sum; its bytes are int_bytes)."""
+        if loop is not self._loop_step[0]:
+            self._loop_step = (loop, small_int(loop.step))
+        step = self._loop_step[1]
+        mem = self.mem
+        addr = loop.ref[0]
+        if step is not None:
+            number = bcd.INTS.get(bytes(mem[addr:addr + 7]))
+            if number is not None and -bcd.INT_LIMIT < number + step < bcd.INT_LIMIT:
+                mem[addr:addr + 8] = bcd.int_bytes(number + step)
+                return number + step
+        value = bcd.add(self.vars.load(loop.ref), loop.step)
+        self.vars.store(loop.ref, value)
+        return value
 
     # ------------------------------------------------------------ DATA
 
@@ -533,3 +499,14 @@ class Interpreter(Expressions):
             if mem[self.pos] == 0x3A:
                 self.pos += 1
         return None
+
+
+def _state_field(name):
+    """An interpreter attribute that is the `name` field of its state."""
+    def set_field(interp, value):
+        setattr(interp.state, name, value)
+    return property(attrgetter("state." + name), set_field)
+
+
+for _field in fields(RunState):
+    setattr(Interpreter, _field.name, _state_field(_field.name))

@@ -13,47 +13,39 @@ from decimal import ROUND_DOWN, Decimal
 
 from emulator.builtin import bcd
 from emulator.builtin.basic_errors import ILLEGAL, SYNTAX, USING, BasicError
-from emulator.builtin.expr import to_int
-from emulator.builtin.interp import ANSWER, ANSWER_END, statement
+from emulator.builtin.nodes import to_int
+from emulator.builtin.run_state import ANSWER, ANSWER_END, InputItem
 from emulator.builtin.screen import COLS, ROWS, close_text, split_row
 from emulator.builtin.serial_io import get_port
+from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
 
-WAIT_UNIT = 4345            # WAIT n shows for n units: 4345 cycles each on the firmware
-                            # engine (about 1/59 s, not the 1/64 s of the notes)
-# Measured on the firmware engine: PAUSE shows for about 0.96 s; BEEP 1 takes 108,270
-# cycles (statement included), every further beep 105,350 and BEEP 0 55,170; PRINT
-# takes 13,900 cycles, 390 more for each character and 27,000 more when it scrolls.
-PAUSE_CYCLES = 246_800
-FIRST_BEEP_CYCLES = 104_670    # besides the statement's own 3,600
-BEEP_ZERO_CYCLES = 51_570
-BEEP_CYCLES = 105_350
+WAIT_UNIT = CYCLES["wait_unit"]         # WAIT n shows for n of these
+PAUSE_CYCLES = CYCLES["pause"]
+# BEEP n: the first beep's cycles besides the statement's, each further one, BEEP 0's
+FIRST_BEEP_CYCLES = CYCLES["first_beep"]
+BEEP_CYCLES = CYCLES["beep"]
+BEEP_ZERO_CYCLES = CYCLES["beep_zero"]
 # BEEP n,f[,d] on the firmware engine: each beep is d+1 periods of a square wave whose
-# half period is 45 + 2f cycles (d defaults to 583), the first about 9,000 cycles after
-# the statement starts (parsing included), 53,200 cycles of silence between beeps, 214
-# after the last: BEEP 1,4,60 takes 16,070 cycles, BEEP 2,4,60 75,531, BEEP 0,4,60 8,667.
+# half period is BEEP_HALF_PERIOD + BEEP_HALF_PER_TONE * f cycles (d defaults to 583),
+# with a lead before the first, a gap between beeps and a tail after the last.
 BEEP_DEFAULT_DURATION = 583
-BEEP_HALF_PERIOD = 45
-BEEP_HALF_PER_TONE = 2
-BEEP_LEAD = 4_590           # from the end of the statement's own cost to the first edge
-BEEP_GAP = 53_213
-BEEP_TAIL = 214
-BEEP_ZERO_TONED = 3_870     # BEEP 0,f,d: no sound, the arguments' time only
-SCROLL_CYCLES = 27_000
-PRINT_CHAR_CYCLES = 390     # each character a PRINT shows (at a CURSOR position too)
-PRINT_AT_CURSOR_SAVING = 2_500  # PRINT at a CURSOR position starts no line (firmware engine:
-                                # CURSOR 5,2:PRINT "*"; 19,940 cycles, CURSOR 5,2 alone 8,490)
-# Measured with the line pointer (interp.LINE_POINTER) on the firmware engine: every item
-# after the first adds about 1,600 cycles, every number shown (USING or not) about 2,000
-# (PRINT S$;S$;S$;S$ 24,980, PRINT USING "##";A;B;A;B 31,770, PRINT A;B 21,830).
-PRINT_ITEM_CYCLES = 1_600
-CURSOR_CELL_SAVING = 2_650  # CURSOR 72 takes 4,760 cycles, CURSOR 2,1 7,980 (firmware)
-PRINT_NUMBER_CYCLES = 2_000
-LINE_DOT_CYCLES = 470       # each dot LINE draws (firmware engine: 150 dots 92,200
-                            # cycles with the statement, 32 dots 36,800)
-LINE_BOX_DOT_CYCLES = 400   # each dot of a box (B) or a fill (BF)
-GPRINT_NUMBER_CYCLES = 1_900  # each number GPRINT draws (GPRINT I 5,970 cycles with I)
-GPRINT_ITEM_CYCLES = 1_700    # each item after the first (GPRINT "3C7E";I; 7,840)
+BEEP_HALF_PERIOD = CYCLES["beep_half_period"]
+BEEP_HALF_PER_TONE = CYCLES["beep_half_per_tone"]
+BEEP_LEAD = CYCLES["beep_lead"]         # from the end of the statement's own cost to the first edge
+BEEP_GAP = CYCLES["beep_gap"]
+BEEP_TAIL = CYCLES["beep_tail"]
+BEEP_ZERO_TONED = CYCLES["beep_zero_toned"]     # BEEP 0,f,d: no sound, the arguments' time only
+SCROLL_CYCLES = CYCLES["scroll"]
+PRINT_CHAR_CYCLES = CYCLES["print_char"]        # each character a PRINT shows
+PRINT_AT_CURSOR_SAVING = CYCLES["print_at_cursor_saving"]   # PRINT at a CURSOR starts no line
+PRINT_ITEM_CYCLES = CYCLES["print_item"]        # every item after the first
+PRINT_NUMBER_CYCLES = CYCLES["print_number"]    # every number shown (USING or not)
+CURSOR_CELL_SAVING = CYCLES["cursor_cell_saving"]   # CURSOR n against CURSOR x,y
+LINE_DOT_CYCLES = CYCLES["line_dot"]            # each dot LINE draws
+LINE_BOX_DOT_CYCLES = CYCLES["line_box_dot"]    # each dot of a box (B) or a fill (BF)
+GPRINT_NUMBER_CYCLES = CYCLES["gprint_number"]  # each number GPRINT draws
+GPRINT_ITEM_CYCLES = CYCLES["gprint_item"]      # each item after the first
 HALF = COLS // 2
 TEXT_CURSOR = 0xFD09        # CURSOR x, y (basic_language.md §1.7)
 GRAPHIC_CURSOR = 0xFEE8     # GCURSOR x, y as 16-bit words
@@ -276,7 +268,6 @@ def display_wait(it):
         it.pending = ("delay", it.wait * WAIT_UNIT)
 
 
-@statement("PRINT", cost=13_900)
 def stmt_print(it):
     segments, open_end, answer = print_fields(it)
     set_answer(it, answer)
@@ -295,7 +286,6 @@ def stmt_print(it):
     display_wait(it)
 
 
-@statement("PAUSE", cost=5_600)      # with PAUSE_CYCLES: PAUSE I 278,800 (firmware)
 def stmt_pause(it):
     segments, open_end, answer = print_fields(it)
     set_answer(it, answer)
@@ -305,13 +295,11 @@ def stmt_pause(it):
 
 # LPRINT with no printer on the 11-pin port (the emulated machine has none) and no
 # OPEN: the firmware skips to the statement's end without evaluating anything (LPRINT
-# 1/0 and LPRINT X$+1 go on too), about 85 cycles for each byte it steps over.
-LPRINT_BYTE_CYCLES = 85
-LPRINT_OPEN_SAVING = 150    # after OPEN: 1,870 cycles from RS dropping to the next
-                            # LPRINT's RS pulse in LPRINT 1:LPRINT 2 (firmware engine)
+# 1/0 and LPRINT X$+1 go on too), LPRINT_BYTE_CYCLES for each byte it steps over.
+LPRINT_BYTE_CYCLES = CYCLES["lprint_byte"]
+LPRINT_OPEN_SAVING = CYCLES["lprint_open_saving"]   # after OPEN
 
 
-@statement("LPRINT", cost=1800)
 def stmt_lprint(it):
     """After OPEN the text goes out on the 15-pin port (serial_io.lprint_job)."""
     if not get_port(it.mem)[1]:
@@ -325,24 +313,20 @@ def stmt_lprint(it):
     it.pending = ("serial", "lprint", lprint_text(segments, open_end), numbers, not open_end)
 
 
-@statement("USING", cost=1500)
 def stmt_using(it):
     set_using(it, None if it.at_end() else it.string())
 
 
-@statement("WAIT", cost=2000)
 def stmt_wait(it):
     it.wait = None if it.at_end() else it.integer(0, 65535)
 
 
-@statement("CLS", cost=35800)
 def stmt_cls(it):
     it.screen.clear()
     it.cursor = None
     it.gcursor = (0, 7)         # GPRINT after CLS starts at the top left
 
 
-@statement("CURSOR", cost=6800)
 def stmt_cursor(it):
     if it.at_end():
         it.cursor = None
@@ -366,7 +350,6 @@ def stmt_cursor(it):
 
 # ---------------------------------------------------------------- INPUT
 
-@statement("INPUT", cost=3000)
 def stmt_input(it):
     """INPUT ["prompt";|,] var [, ["prompt";|,] var ...]: the engine asks for each."""
     items = []
@@ -378,7 +361,7 @@ def stmt_input(it):
                 keep = False
             elif not it.accept(0x3B):
                 raise BasicError(SYNTAX)
-        items.append((prompt, keep, it.variable(create=True)))
+        items.append(InputItem(prompt, keep, it.variable(create=True)))
         if not it.accept(0x2C):
             break
     it.pending = ("input", items)
@@ -401,7 +384,6 @@ def set_word(mem, addr, value):
     mem[addr + 1] = (value >> 8) & 0xFF
 
 
-@statement("GCURSOR", cost=6750)
 def stmt_gcursor(it):
     if it.peek() == 0x28:
         x, y = point(it)
@@ -414,7 +396,6 @@ def stmt_gcursor(it):
     set_word(it.mem, GRAPHIC_CURSOR + 2, y)
 
 
-@statement("GPRINT", cost=2900)
 def stmt_gprint(it):
     """Columns of 8 dots at the graphics cursor, whose y is the column's lowest dot;
     a number is one column, a string hex pairs, one column each; `;` joins, `,`
@@ -451,7 +432,6 @@ def stmt_gprint(it):
     display_wait(it)            # like PRINT: with no WAIT it waits for ENTER
 
 
-@statement("PSET", cost=7500)
 def stmt_pset(it):
     x, y = point(it)
     mode = 1
@@ -465,7 +445,6 @@ def stmt_pset(it):
     display_wait(it)
 
 
-@statement("PRESET", cost=7500)
 def stmt_preset(it):
     x, y = point(it)
     it.screen.set_dot(x, y, 0)
@@ -502,7 +481,6 @@ def _toward_start(num, den):
     return sign * ((2 * abs(num) + den - 1) // (2 * den))
 
 
-@statement("LINE", cost=15_800)
 def stmt_line(it):
     """LINE [(x1,y1)]-(x2,y2)[,S|R|X][,pattern][,B|BF]."""
     start = point(it) if it.peek() == 0x28 else it.line_end
@@ -557,7 +535,6 @@ def stmt_line(it):
 
 # ---------------------------------------------------------------- sound
 
-@statement("BEEP", cost=3000)
 def stmt_beep(it):
     """BEEP n[,f,d]: the engine sounds it while the time passes. With f the beeps'
     length and timing are the firmware's (the pitch is the buzzer's 4 kHz); BEEP n

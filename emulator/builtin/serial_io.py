@@ -42,7 +42,6 @@ Not yet here: LLIST on the SIO and the OPEN$ function.
 import re
 
 from emulator.builtin.basic_errors import IO, OTHER, SYNTAX, BasicError
-from emulator.builtin.interp import statement
 from emulator.builtin.stored_program import MAX_LINE
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import PREFIX
@@ -293,7 +292,6 @@ def enter_cycles(data):
     return ENTER_TO_LATCH[name] - ENTER_LATE
 
 
-@statement("OPEN", cost=100)
 def stmt_open(it):
     settings, is_open = get_port(it.mem)
     if is_open:
@@ -308,7 +306,6 @@ def stmt_open(it):
     it.pending = ("serial", "open " if with_text else "open")
 
 
-@statement("CLOSE", cost=100)
 def stmt_close(it):
     """CLOSE: the port is closed; ER stays high (only a reset drops it)."""
     settings, _ = get_port(it.mem)
@@ -316,7 +313,6 @@ def stmt_close(it):
     it.pending = ("serial", "close")
 
 
-@statement("LOAD", cost=100)
 def stmt_load(it):
     name = _device_name(it)
     _settings, is_open = get_port(it.mem)
@@ -326,7 +322,6 @@ def stmt_load(it):
         it.pending = ("serial", "load")
 
 
-@statement("SAVE", cost=100)
 def stmt_save(it):
     name = _device_name(it)
     _settings, is_open = get_port(it.mem)

@@ -1,39 +1,37 @@
 """Statement handlers: control flow, variables, memory, modes.
 
-Each handler is registered once with its keyword and cost (interp.statement). The
+The statement table (statement_table.py) gives each handler its keyword and cycles. A
 handler starts after the keyword token and must leave `pos` at the statement's end
 (':' or 0x0D) or jump. Display, graphics and input statements are in output.py.
 """
 
 from emulator.builtin import bcd, costs
 from emulator.builtin.basic_errors import LINE, NESTING, OTHER, SYNTAX, BasicError
-from emulator.builtin.interp import FORLoop, statement
+from emulator.builtin.random_numbers import randomize
+from emulator.builtin.run_state import FORLoop
 from emulator.builtin.serial_io import end_latch
+from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
 
 _GOTO, _GOSUB, _THEN = CODES["GOTO"], CODES["GOSUB"], CODES["THEN"]
 _TO, _STEP = CODES["TO"], CODES["STEP"]
 
 
-@statement("LET", cost=3350)
 def stmt_let(it):
     it.assignment()
 
 
-@statement("GOTO", cost=1900)
 def stmt_goto(it):
     # `GOTO 45:END` is ERROR 1 (firmware engine)
     it.jump(it.target(), line_end=True)
 
 
-@statement("GOSUB", cost=2100)
 def stmt_gosub(it):
     target = it.target()
     it.push_return()
     it.jump(target, costs.GOSUB_LINE_SEARCH)
 
 
-@statement("RETURN", cost=1450)
 def stmt_return(it):
     if not it.gosub_stack:
         raise BasicError(NESTING)
@@ -42,7 +40,6 @@ def stmt_return(it):
     it.pos, it.line, it.line_addr = entry.pos, entry.line, entry.line_addr
 
 
-@statement("ON", cost=3500)
 def stmt_on(it):
     """ON e GOTO/GOSUB t1,t2,...: out of range goes on with the next statement."""
     index = it.integer(-32768, 65535)
@@ -65,7 +62,6 @@ def stmt_on(it):
     it.jump(chosen, costs.GOSUB_LINE_SEARCH if gosub else costs.LINE_SEARCH)
 
 
-@statement("IF", cost=2060)
 def stmt_if(it):
     """IF c THEN line|label|keyword statement, IF c GOTO line, IF c statement. A
     false condition skips the rest of the line. Without THEN a keyword must follow
@@ -90,7 +86,6 @@ def stmt_if(it):
     it.jumped = True
 
 
-@statement("FOR", cost=4000)
 def stmt_for(it):
     ref = it.variable(create=True)
     if ref[2] != 0:
@@ -106,7 +101,6 @@ def stmt_for(it):
     it.push_for(FORLoop(ref, limit, step, it.pos, it.line, it.line_addr))
 
 
-@statement("NEXT", cost=2000)
 def stmt_next(it):
     """NEXT var (NEXT alone is ERROR 1 on the firmware engine)."""
     if it.at_end():
@@ -114,32 +108,25 @@ def stmt_next(it):
     it.next_loop(it.variable(create=True))
 
 
-# END takes about 25,000 cycles more than running off the program's end (which costs
-# interp.PROGRAM_END_COST) on the firmware engine.
-@statement("END", cost=41_600)
 def stmt_end(it):
     end_latch(it.host)          # the SIO latch's bit 6, as CLOSE leaves it
     it.finish()
 
 
-@statement("STOP", cost=1000)
 def stmt_stop(it):
     it.stopped_at = (it.pos, it.line, it.line_addr)
     it.running = False
     it.pending = ("stop",)
 
 
-@statement("REM", cost=500)
 def stmt_rem(it):
     it.skip_line()
 
 
-@statement("DATA", cost=800)
 def stmt_data(it):
     it.skip_statement()
 
 
-@statement("READ", cost=5600)
 def stmt_read(it):
     """READ var[,var...]: each DATA item is evaluated as an expression (an unquoted
     word is a variable, so READ A$ from `DATA ABC` is ERROR 9, as on the firmware)."""
@@ -161,7 +148,6 @@ def stmt_read(it):
             return
 
 
-@statement("RESTORE", cost=2000)
 def stmt_restore(it):
     if it.at_end():
         it.data_pos = None
@@ -170,12 +156,9 @@ def stmt_restore(it):
     it.data_pos = addr + 3
 
 
-# DIM clears the array's bytes: about 47 cycles each on the firmware engine (DIM B(255)
-# 97,000 cycles more than DIM B(1), DIM B(50,50) 981,000 more).
-DIM_BYTE_CYCLES = 47
+DIM_BYTE_CYCLES = CYCLES["dim_byte"]    # DIM clears the array's bytes: each takes these
 
 
-@statement("DIM", cost=5500)
 def stmt_dim(it):
     while True:
         if it.peek() not in range(0x41, 0x5B):
@@ -200,13 +183,11 @@ def stmt_dim(it):
             return
 
 
-@statement("CLEAR", cost=3000)
 def stmt_clear(it):
     it.vars.clear()
     it.vars.reset_fixed()
 
 
-@statement("POKE", cost=4200)
 def stmt_poke(it):
     addr = it.integer(0, 65535)
     while it.accept(0x2C):
@@ -216,44 +197,36 @@ def stmt_poke(it):
     it.program.changed()
 
 
-@statement("CALL", cost=2000)
 def stmt_call(it):
     """Machine code cannot run without the CPU: the built-in engine reports ERROR 9."""
     it.integer(0, 65535)
     raise BasicError(OTHER)
 
 
-@statement("RANDOM", cost=1500)
 def stmt_random(it):
-    it.randomize(it.host.key_wait_count())
+    randomize(it.mem, it.host.key_wait_count())
 
 
-@statement("DEGREE", cost=800)
 def stmt_degree(it):
     it.angle = bcd.DEG
 
 
-@statement("RADIAN", cost=800)
 def stmt_radian(it):
     it.angle = bcd.RAD
 
 
-@statement("GRAD", cost=800)
 def stmt_grad(it):
     it.angle = bcd.GRAD
 
 
-@statement("TRON", cost=800)
 def stmt_tron(it):
     it.trace = True
 
 
-@statement("TROFF", cost=800)
 def stmt_troff(it):
     it.trace = False
 
 
-@statement("AREAD", cost=2500)
 def stmt_aread(it):
     """AREAD var: the display's contents when DEF started the program."""
     ref = it.variable(create=True)
@@ -274,9 +247,6 @@ def command_only(it):
         raise BasicError(SYNTAX)
 
 
-# The firmware engine shows a program's first output (PRINT "X") about 113,000 cycles
-# after the press of ENTER on RUN: the typed line's time (costs.TYPED_*), this and the PRINT.
-@statement("RUN", cost=44_700)
 def stmt_run(it):
     command_only(it)
     addr = None
@@ -292,7 +262,6 @@ def stmt_run(it):
     it.start_program(addr)
 
 
-@statement("CONT", cost=3000)
 def stmt_cont(it):
     command_only(it)
     if it.stopped_at is None:
@@ -305,7 +274,6 @@ def stmt_cont(it):
         it.resume_input = None
 
 
-@statement("NEW", cost=3000)
 def stmt_new(it):
     command_only(it)
     it.program.new()
@@ -313,7 +281,6 @@ def stmt_new(it):
     it.finish()
 
 
-@statement("LIST", cost=3000)
 def stmt_list(it):
     """LIST [line]: hand the listing to the engine (it needs the pc1360 lister)."""
     command_only(it)

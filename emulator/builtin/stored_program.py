@@ -8,22 +8,25 @@ pointers are little-endian. The ROM keeps copies of the end pointer at 0x283E (m
 """
 
 from emulator.builtin.basic_errors import LINE, MEMORY, BasicError
+from emulator.builtin.random_numbers import RANDOM_SEED
+from pc1360.facts import (
+    CARD_BOUNDS_PTR,
+    CARD_COPIES_OFFSET,
+    CR,
+    DIM_EMPTY,
+    DIM_PTR,
+    END_MARK,
+    END_PTR,
+    MAX_LINE,
+    MERGE_PTR,
+    PROGRAM_OFFSET,
+    START_PTR,
+    SYSTEM_END_COPY,
+)
 
-START_PTR = 0xFFD7
-END_PTR = 0xFFD9
-MERGE_PTR = 0xFFDB
-DIM_PTR = 0xFFDD
-RAM_START_PTR = 0xFFF6
-DIM_EMPTY = 0xF9D0
-PROGRAM_OFFSET = 0x30       # the leading 0xFF sits at card start + 0x30
-LCD_END_COPY = 0x283E       # and its +0x100 mirror
-CARD_END_COPY = 0x09        # card start + 9
-MAX_LINE = 65279
-END_MARK = 0xFF
-CR = 0x0D
-LINE_REF = 0x1F
-RANDOM_SEED = 0xFDE0        # interp.RANDOM_SEED; after Y the firmware leaves 57.2957795131
-BOOT_SEED = bytes.fromhex("0010572957795131")   # there (180/pi, read on the firmware engine)
+CARD_END_COPY = CARD_COPIES_OFFSET + 2      # card start + 9: the end pointer's copy
+# after Y the firmware leaves 57.2957795131 in the random seed (RANDOM_SEED) ...
+BOOT_SEED = bytes.fromhex("0010572957795131")   # ... (180/pi, read on the firmware engine)
 
 
 def word(mem, addr):
@@ -57,7 +60,7 @@ class Program:
         return word(self.mem, END_PTR)
 
     def card_start(self):
-        return word(self.mem, RAM_START_PTR)
+        return word(self.mem, CARD_BOUNDS_PTR)
 
     def is_valid(self):
         """True if the pointers describe a program the engine can run (else the card
@@ -73,7 +76,7 @@ class Program:
         no DIM variables, A-Z zero, the random seed the firmware leaves there."""
         mem = self.mem
         start = card_start + PROGRAM_OFFSET
-        set_word(mem, RAM_START_PTR, card_start)
+        set_word(mem, CARD_BOUNDS_PTR, card_start)
         mem[start] = mem[start + 1] = END_MARK
         set_word(mem, START_PTR, start)
         set_word(mem, MERGE_PTR, start)
@@ -85,8 +88,8 @@ class Program:
     def _set_end(self, end):
         mem = self.mem
         set_word(mem, END_PTR, end)
-        set_word(mem, LCD_END_COPY, end)
-        set_word(mem, LCD_END_COPY + 0x100, end)
+        set_word(mem, SYSTEM_END_COPY, end)
+        set_word(mem, SYSTEM_END_COPY + 0x100, end)
         set_word(mem, self.card_start() + CARD_END_COPY, end)
         self.changed()
 

@@ -30,13 +30,10 @@ A transfer runs as a job (jobs.py: a generator yielding the cycles to wait, give
 Jobs it runs in: its `pins`, `mem`, `interp` and `host`) in the state TAPE.
 """
 
-from emulator.builtin import output  # noqa: F401  (PRINT and INPUT first: PRINT # and INPUT # extend them)
 from emulator.builtin.basic_errors import ILLEGAL, IO, MEMORY, SYNTAX, BasicError
-from emulator.builtin.interp import STATEMENTS, statement
 from emulator.builtin.screen import CELL_COLUMNS, COLS, MIRROR, ROWS
 from emulator.builtin.stored_program import MERGE_PTR, set_word
 from emulator.builtin.timing import CYCLES
-from emulator.builtin.token_codes import CODES
 from emulator.builtin.vars import DIM_TOP, FIXED_Z, HEADER_LEN, NUM, STR, type_byte
 from pc1360 import charset, ramcard, tape, tapesound
 from pc1360.errors import FormatError
@@ -138,14 +135,12 @@ def _item_list(it):
 
 # ---------------------------------------------------------------- statements
 
-def _hash_statement(name, tape_handler):
-    """PRINT and INPUT are registered elsewhere; `PRINT #` and `INPUT #` go to the tape."""
-    other = STATEMENTS[CODES[name]]
-
-    @statement(name, cost=other.cost)
+def with_hash(other, tape_handler):
+    """PRINT and INPUT as the statement table has them: `PRINT #` and `INPUT #` go
+    to the tape, the rest to `other` (output.py's handler)."""
     def handler(it):
         if not it.accept(_HASH):
-            other.handler(it)
+            other(it)
         elif it.accept(_DEVICE_1):
             # PRINT #1 / INPUT #1: the firmware engine takes them and does nothing
             # observable (no SIO bytes or handshake, no tape, no wait; with or without
@@ -184,7 +179,6 @@ def _program_name(it):
     return _text(value[:tape.NAME_LENGTH])
 
 
-@statement("CSAVE", cost=3000)
 def stmt_csave(it):
     """CSAVE ["name"][,"password"] (a password makes a 0x73 record)."""
     name = _program_name(it) or ""
@@ -197,18 +191,15 @@ def stmt_csave(it):
     it.pending = ("tape", "write", record, (), None, CSAVE_LATE)
 
 
-@statement("CLOAD", cost=3000)
 def stmt_cload(it):
     verify = it.accept(0x3F)
     it.pending = ("tape", "verify" if verify else "cload", _program_name(it))
 
 
-@statement("MERGE", cost=3000)
 def stmt_merge(it):
     it.pending = ("tape", "merge", _program_name(it))
 
 
-@statement("CHAIN", cost=3000)
 def stmt_chain(it):
     """CHAIN ["name"][,line|"label"] (in a program only: typed, ERROR 1): the next
     program from the tape replaces this one and runs, variables kept."""
@@ -219,10 +210,6 @@ def stmt_chain(it):
     if not it.at_end():
         raise BasicError(SYNTAX)
     it.pending = ("tape", "chain", name, target)
-
-
-_hash_statement("PRINT", print_hash)
-_hash_statement("INPUT", input_hash)
 
 
 # ---------------------------------------------------------------- the jobs

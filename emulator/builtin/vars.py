@@ -29,12 +29,11 @@ kinds (X1, X1$ ...) were checked for X1$ only.
 
 from emulator.builtin import bcd
 from emulator.builtin.basic_errors import ILLEGAL, MEMORY, OTHER, BasicError
+from pc1360.facts import DIM_EMPTY, DIM_PTR, DIM_TOP, END_PTR
 
-FIXED_Z = 0xF9D0            # Z; A is at 0xFA98
-DIM_TOP = 0xF9CF            # last byte of the DIM area
-DIM_EMPTY = 0xF9D0          # the DIM pointer's value when no variable exists
-DIM_POINTER = 0xFFDD
-END_POINTER = 0xFFD9        # the program's end: the DIM area must stay above it
+FIXED_Z = DIM_EMPTY         # Z; A is at 0xFA98
+DIM_POINTER = DIM_PTR
+END_POINTER = END_PTR       # the program's end: the DIM area must stay above it
 STRING_MARK = 0xF5
 FIXED_STRING_LEN = 7
 TWO_CHAR_STRING_LEN = 16

@@ -1,15 +1,26 @@
-"""Compiled statements (emulator/builtin/compiler.py) against the interpreter: the same
-program run both ways must leave the same RAM, screen, cycles and engine state after
-every run() call, errors included."""
+"""Expressions compiled once into closures (emulator/builtin/expr.py, nodes.py) and run
+every time after: each program here must leave the RAM, screen, cycles and engine
+state that the two executors of before (interpreter and statement compiler, which
+agreed) left after every run() call, errors included. Those outcomes were recorded in
+data/compiled_outcomes.json (RAM as a SHA-256 digest) before the executors became one.
+"""
+
+import hashlib
+import json
+from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
-from emulator.builtin import bcd, compile_expr
+from emulator.builtin import bcd, expr, nodes
+from emulator.builtin import interp as interp_module
 from emulator.builtin.engine import BuiltinEngine, tokenize_body
-from emulator.builtin.states import State
 from emulator.builtin.interp import ANSWER, ANSWER_END
+from emulator.builtin.states import State
 from pc1360.tokenizer import parse_program
 from tests.helpers.bare_machine import BareMachine
+
+OUTCOMES = json.loads((Path(__file__).parent / "data" / "compiled_outcomes.json").read_text())
 
 PROGRAMS = {
     "counters": "10 A=A+1:B=B+2:C=C-.5:D=D*1.01:IF A<300 GOTO 10\n20 E=A+B+C+D",
@@ -59,8 +70,7 @@ PROGRAMS = {
                    '20 C=A*2,XY$="R":FOR I=1 TO 3:NEXT I:D=2/3:E$="S":FOR J=1 TO 2:NEXT J',
 }
 
-# (program, the last answer it leaves): compiled assignments write it as the
-# interpreter's do (firmware engine: strings, FOR and NEXT leave it alone)
+# (program, the last answer it leaves): assignments write it (firmware engine: strings, FOR and NEXT leave it alone)
 LAST_ANSWERS = [
     ('10 A=A+1:IF A<20 GOTO 10\n20 B$="X":FOR I=5 TO 9:NEXT I', 20),
     ('10 AB=AB+.5:IF AB<7 GOTO 10\n20 XY$="Q"', 7),
@@ -69,66 +79,78 @@ LAST_ANSWERS = [
 ]
 
 
-def machine_with(source, compiling):
+def machine_with(source):
     machine = BareMachine()
     engine = BuiltinEngine(machine)
     engine.interp.program.init_card(0x8000)
     engine.reset()
-    engine.interp.compiling = compiling
     for line in parse_program(source).lines:
         engine.interp.program.store(line.number, line.body)
     return machine, engine
 
 
-def trace_run(source, compiling, slices=40, cycles=60_000):
+def recorded(value):
+    """A value as the recorded outcomes hold it (JSON: Decimals, bytes and other
+    objects as tagged text, tuples as lists)."""
+    if isinstance(value, (tuple, list)):
+        return [recorded(item) for item in value]
+    if isinstance(value, Decimal):
+        return "D" + str(value)
+    if isinstance(value, (bytes, bytearray)):
+        return "B" + bytes(value).hex()
+    if value is None or isinstance(value, (int, bool)):
+        return value
+    return "S" + str(value)
+
+
+def trace_run(source, slices=40, cycles=60_000):
     """What a program leaves after each of `slices` run() calls (the display is in
     the RAM compared)."""
-    machine, engine = machine_with(source, compiling)
+    machine, engine = machine_with(source)
     engine.start()
     states = []
     for _ in range(slices):
         used = engine.run(cycles)
         interp = engine.interp
-        states.append((used, engine.clock, bytes(machine.mem), engine.state,
-                       engine.terminal.state.error_at, interp.pos, interp.line, interp.line_addr,
-                       interp.running, interp.jumped, tuple(interp.for_stack),
-                       tuple(interp.gosub_stack)))
+        states.append([used, engine.clock, hashlib.sha256(bytes(machine.mem)).hexdigest(),
+                       engine.state.name]
+                      + recorded([engine.terminal.state.error_at, interp.pos, interp.line,
+                                  interp.line_addr, interp.running, interp.jumped,
+                                  interp.for_stack, interp.gosub_stack]))
     assert engine.internal_errors == []
     return states, engine
 
 
 @pytest.mark.parametrize("name", PROGRAMS)
-def test_compiled_run_matches_interpreter(name):
-    source = PROGRAMS[name]
-    interpreted, _ = trace_run(source, compiling=False)
-    compiled, engine = trace_run(source, compiling=True)
-    for index, (want, got) in enumerate(zip(interpreted, compiled)):
+def test_run_matches_recorded_outcome(name):
+    states, _ = trace_run(PROGRAMS[name])
+    for index, (want, got) in enumerate(zip(OUTCOMES["programs"][name], states)):
         assert got == want, f"{name}: state after run() call {index} differs"
 
 
 def test_forgotten_value_charge_shows(monkeypatch):
-    """A compiled function that does not charge its value-dependent cycles (SQR's,
-    LN's) gives other cycles than the interpreter: the comparison above sees it."""
-    source = PROGRAMS["value-dependent condition"]
-    interpreted, _ = trace_run(source, compiling=False)
-    apply = compile_expr._apply
-    monkeypatch.setattr(compile_expr, "_apply",
-                        lambda func, arg, kind, it, value_cycles=None:
-                        apply(func, arg, kind, it))
-    compiled, _ = trace_run(source, compiling=True)
-    assert compiled != interpreted
+    """A function that does not charge its value-dependent cycles (SQR's, LN's)
+    gives other cycles than recorded: the comparison above sees it."""
+    name = "value-dependent condition"
+    apply = nodes.apply
+    monkeypatch.setattr(nodes, "apply", lambda it, func, arg, kind, at, value_cycles=None:
+                        apply(it, func, arg, kind, at))
+    states, _ = trace_run(PROGRAMS[name])
+    assert states != OUTCOMES["programs"][name]
 
 
-def test_compiler_handles_the_loops():
-    """The hot statements are compiled, not handed back to the interpreter."""
-    _states, engine = trace_run(PROGRAMS["counters"], compiling=True, slices=2)
-    interp = engine.interp
-    runners = [entry[2] for entry in interp.compiler.entries.values()]
-    assert runners and all(run != interp.step for run in runners)
+def test_expressions_are_compiled_once(monkeypatch):
+    """A loop's expressions are parsed the first time they run, not every time."""
+    compiled = []
+    compile_at = expr.compile_at
+    monkeypatch.setattr(interp_module, "compile_at",
+                        lambda *args: compiled.append(args[1]) or compile_at(*args))
+    trace_run(PROGRAMS["counters"], slices=2)
+    assert compiled and len(compiled) == len(set(compiled))
 
 
 def test_changed_statement_is_compiled_again():
-    machine, engine = machine_with("10 A=A+1:IF A<9 GOTO 10\n20 B=A", compiling=True)
+    machine, engine = machine_with("10 A=A+1:IF A<9 GOTO 10\n20 B=A")
     variables = engine.interp.vars
 
     def run_from_zero():
@@ -146,30 +168,25 @@ def test_changed_statement_is_compiled_again():
 
 
 @pytest.mark.parametrize("source, answer", LAST_ANSWERS)
-def test_last_answer_on_both_paths(source, answer):
-    for compiling in (False, True):
-        machine, engine = machine_with(source, compiling)
-        engine.start()
-        engine.run(2_000_000)
-        assert engine.internal_errors == []
-        got = bcd.from_bytes(machine.mem[ANSWER:ANSWER_END])
-        assert got == answer, f"compiling={compiling}"
+def test_last_answer(source, answer):
+    machine, engine = machine_with(source)
+    engine.start()
+    engine.run(2_000_000)
+    assert engine.internal_errors == []
+    assert bcd.from_bytes(machine.mem[ANSWER:ANSWER_END]) == answer
 
 
-@pytest.mark.parametrize("line", [
-    "A=A+1:B=A*2:FOR I=1 TO 5:C=C+I:NEXT I:IF C>10 LET D=1",
-    "X=7:Y=X/0",
-    "FOR I=1 TO 3:NEXT J",
-])
-def test_typed_line_matches_interpreter(line):
-    """A line typed in RUN mode runs from the input buffer (no line address)."""
-    results = []
-    for compiling in (False, True):
-        machine, engine = machine_with("10 END", compiling)
-        for _ in range(3):      # the second and later runs use the compiled entries
-            engine.interp.start_immediate(tokenize_body(line.encode("latin-1")))
-            engine.state = State.RUNNING
-            used = engine.run(200_000)
-        assert engine.internal_errors == []
-        results.append((used, engine.clock, bytes(machine.mem), engine.terminal.state.error_cur))
-    assert results[1] == results[0]
+@pytest.mark.parametrize("line", list(OUTCOMES["typed"]))
+def test_typed_line_matches_recorded_outcome(line):
+    """A line typed in RUN mode runs from the input buffer (no line address); the
+    second and later runs use the compiled expressions."""
+    machine, engine = machine_with("10 END")
+    runs = []
+    for _ in range(3):
+        engine.interp.start_immediate(tokenize_body(line.encode("latin-1")))
+        engine.state = State.RUNNING
+        used = engine.run(200_000)
+        runs.append([used, engine.clock, hashlib.sha256(bytes(machine.mem)).hexdigest(),
+                     recorded(engine.terminal.state.error_cur)])
+    assert engine.internal_errors == []
+    assert runs == OUTCOMES["typed"][line]

@@ -5,6 +5,7 @@ from decimal import Decimal as D
 
 import pytest
 
+from emulator.builtin import random_numbers
 from emulator.builtin.basic_errors import BasicError
 from emulator.builtin.engine import BuiltinEngine, tokenize_body
 from pc1360.tokenizer import parse_program
@@ -152,6 +153,15 @@ def test_error_shows_error_n_in_line():
     assert "ERROR 2 IN 20" in lines(engine)
 
 
+@pytest.mark.parametrize("line", ["20 B=1E100", "20 B=1E999999999", '20 B=VAL "1E99999"'])
+def test_a_number_past_the_range_is_error_2(line):
+    """However large its exponent, a written number past 1E99 is a calculation error
+    (a Python exception in the interpreter once)."""
+    engine = run("10 A=1\n" + line)
+    assert "ERROR 2 IN 20" in lines(engine)
+    assert engine.internal_errors == []
+
+
 def test_missing_line_is_error_4():
     engine = run("10 GOTO 50")
     assert "ERROR 4 IN 10" in lines(engine)
@@ -268,7 +278,7 @@ def test_random_multiplies_the_seed_by_the_key_wait_count(seed, count, after):
     _machine, engine = machine_with("10 END")
     mem = engine.interp.mem
     mem[0xFDE0:0xFDE8] = bytes.fromhex(seed)
-    engine.interp.randomize(count)
+    random_numbers.randomize(mem, count)
     assert bytes(mem[0xFDE0:0xFDE8]).hex() == after
 
 
@@ -285,7 +295,7 @@ def test_rnd_stores_a_small_product_normalized(seed, after):
     mem[0xFDE0:0xFDE8] = bytes.fromhex(seed)
     seen = []
     for _ in after:
-        engine.interp.random_fraction()
+        random_numbers.random_fraction(mem)
         seen.append(bytes(mem[0xFDE0:0xFDE8]).hex())
     assert seen == after
 

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.helpers.bare_machine import BareMachine
 from emulator.builtin import persist
 from emulator.builtin.host import EngineHost
 from emulator.builtin.state_codec import Codec, StateError, transient
 from emulator.builtin.states import Mode, State
 from emulator.machine.facade import PC1360
 from pc1360.tokenizer import tokenize
+from tests.helpers.bare_machine import BareMachine
 
 
 class Point(NamedTuple):

@@ -1,0 +1,312 @@
+"""The closures an expression is compiled into (expr.py parses, this builds).
+
+A Node's `run()` gives the value; its `kind` (NUMBER or STRING) is known when it is
+built, so a closure can call the bcd function itself once both sides are numbers.
+Everything that can fail at run time fails as the interpreter always did it: the
+same check in the same order, and `it.pos` set to where the parse stood when the
+value was worked out, so the error's position is what the engine shows.
+
+Cycles: the parser adds each part's fixed figure up once; a closure whose time
+depends on the values (`*`, `/`, `^`, SQR, LN, SIN ...) adds that part (costs.py) to
+`it.cost` each time it runs.
+"""
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from emulator.builtin import bcd
+from emulator.builtin.basic_errors import ILLEGAL, NESTING, OTHER, BasicError
+from emulator.builtin.vars import STRING_MARK
+
+NUMBER, STRING = "number", "string"
+MAX_STRING = 80
+_TRUE, _FALSE = Decimal(1), Decimal(0)
+# VAL reads a decimal number only (VAL "&1F" is 0 on the firmware engine)
+_VAL = re.compile(r" *([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:E[+-]?[0-9]+)?)")
+
+
+@dataclass(slots=True)
+class Node:
+    """A compiled expression part: `run()` gives its value of `kind`; `const` is the
+    value of a literal (or a fixed variable's reference), `addr` (mem, address) that
+    of a fixed number variable."""
+    run: Callable
+    kind: str
+    const: object = None
+    addr: tuple[bytearray, int] | None = None
+
+
+def kind_of(value):
+    return STRING if isinstance(value, bytes) else NUMBER
+
+
+def constant(value):
+    return Node(lambda: value, kind_of(value), const=value)
+
+
+# ---------------------------------------------------------------- value checks
+
+def number(value):
+    if isinstance(value, bytes):
+        raise BasicError(OTHER)
+    return value
+
+
+def string(value):
+    if not isinstance(value, bytes):
+        raise BasicError(OTHER)
+    return value
+
+
+def to_int(value, low=-32768, high=65535):
+    """A number as an integer argument (truncated); ERROR 3 outside [low, high]."""
+    if isinstance(value, bytes):
+        raise BasicError(OTHER)
+    if not low <= value < high + 1:
+        raise BasicError(ILLEGAL)
+    return int(value)
+
+
+# ---------------------------------------------------------------- operators
+
+def join_or_add(a, b):
+    """`+`: numbers add, strings join (up to 80 characters)."""
+    if isinstance(a, bytes) and isinstance(b, bytes):
+        if len(a) + len(b) > MAX_STRING:
+            raise BasicError(NESTING)       # ERROR 5 past 80 characters, as the firmware
+        return a + b
+    return bcd.add(number(a), number(b))
+
+
+def checked(func):
+    """A bcd operation on two values that must be numbers."""
+    return lambda a, b: func(number(a), number(b))
+
+
+def comparison(test):
+    def compare(a, b):
+        if isinstance(a, bytes) != isinstance(b, bytes):
+            raise BasicError(OTHER)
+        return _TRUE if test(a, b) else _FALSE
+    return compare
+
+
+def bitwise(func):
+    return lambda a, b: Decimal(func(to_int(a), to_int(b)))
+
+
+# ---------------------------------------------------------------- string functions
+
+def str_len(text):
+    return Decimal(len(text))
+
+
+def asc(text):
+    return Decimal(text[0] if text else 0)
+
+
+def chr_(value):
+    # CHR$ 256 is CHR$ 0 (an empty-looking string) on the firmware engine
+    return bytes([to_int(value) & 0xFF])
+
+
+def str_(value):
+    return bcd.str_number(value).encode("ascii")
+
+
+def leading_number(text):
+    """VAL: the number at the start of a string (0 if there is none)."""
+    match = _VAL.match(text.decode("latin-1"))
+    if not match:
+        return bcd.ZERO
+    return bcd.parse_number(match.group(1)) or bcd.ZERO
+
+
+def mid(text, start, length):
+    start = to_int(start, 1, 255)
+    length = to_int(length, 0, 255)
+    return string(text)[start - 1:start - 1 + length]
+
+
+def left(text, length):
+    return string(text)[:to_int(length, 0, 255)]
+
+
+def right(text, length):
+    text = string(text)
+    length = to_int(length, 0, 255)
+    return text[max(0, len(text) - length):] if length else b""
+
+
+# ---------------------------------------------------------------- closures
+
+def failing(it, code, at, before):
+    """A parse that stopped at `at` with ERROR `code`: what the interpreter worked out
+    before it got there (`before`, in order) runs first, as its errors come first."""
+    def run():
+        for part in before:
+            part()
+        it.pos = at
+        raise BasicError(code)
+    return Node(run, NUMBER)
+
+
+def number_loader(it, mem, addr, at):
+    """A fixed number variable's value (vars.Variables.load), decoded through bcd's
+    cache of stored bytes."""
+    cached = bcd.DECODED.get
+    from_bytes = bcd.from_bytes
+    end = addr + 7
+
+    def load():
+        if mem[addr] == STRING_MARK:
+            it.pos = at
+            raise BasicError(OTHER)
+        data = bytes(mem[addr:end])
+        value = cached(data)
+        return value if value is not None else from_bytes(data)
+    return load
+
+
+def checking(it, check, node, at):
+    """`node`'s value passed through `check` (a type or range test) at `at`."""
+    run = node.run
+
+    def checked_run():
+        value = run()
+        try:
+            return check(value)
+        except BasicError:
+            it.pos = at
+            raise
+    return checked_run
+
+
+def apply(it, func, arg, kind, at, value_cycles=None):
+    """`func(arg)`; `value_cycles(arg, value)` its value-dependent cycles, if any."""
+    run = arg.run
+    if value_cycles is None:
+        def plain_run():
+            value = run()
+            try:
+                return func(value)
+            except BasicError:
+                it.pos = at
+                raise
+        return Node(plain_run, kind)
+
+    def priced_run():
+        value = run()
+        try:
+            result = func(value)
+        except BasicError:
+            it.pos = at
+            raise
+        it.cost += value_cycles(value, result)
+        return result
+    return Node(priced_run, kind)
+
+
+def apply_args(it, func, args, kind, at):
+    """`func(*args)`, the arguments worked out in order."""
+    runs = [a.run for a in args]
+
+    def run():
+        values = [r() for r in runs]
+        try:
+            return func(*values)
+        except BasicError:
+            it.pos = at
+            raise
+    return Node(run, kind)
+
+
+def fused_load(it, left, func, const, compare, at):
+    """`func(variable, const)` for a fixed number variable, its load inlined (the
+    hot `A+1`, `A<1E9`). A comparison takes a whole number as the int that bcd.INTS
+    knows (Python compares ints and Decimals exactly). A string in the variable
+    fails in the variable's own load, before `func`, as it always did."""
+    mem, addr = left.addr
+    load = left.run
+    cached = bcd.DECODED.get
+    from_bytes = bcd.from_bytes
+    end = addr + 7
+    if compare:
+        ints = bcd.INTS.get
+        whole = small_int(const)
+        int_const = const if whole is None else whole
+
+        def compare_run():
+            data = bytes(mem[addr:end])
+            value = ints(data)
+            if value is not None:
+                return func(value, int_const)
+            if mem[addr] == STRING_MARK:
+                load()
+            value = cached(data)
+            return func(value if value is not None else from_bytes(data), const)
+        return compare_run
+
+    def run():
+        if mem[addr] == STRING_MARK:
+            load()
+        data = bytes(mem[addr:end])
+        value = cached(data)
+        try:
+            return func(value if value is not None else from_bytes(data), const)
+        except BasicError:
+            it.pos = at
+            raise
+    return run
+
+
+def small_int(value):
+    """`value` as an int if it is a whole number below 1E10, else None."""
+    if isinstance(value, Decimal) and value == value.to_integral_value() and \
+            abs(value) < bcd.INT_LIMIT:
+        return int(value)
+    return None
+
+
+def binary(it, left, right, func, kind, at, value_cycles, compare):
+    """`left op right` with `func` (the checked operator, or the bcd function when
+    both sides are numbers); `value_cycles(left, right, result)` its
+    value-dependent cycles, if any."""
+    lrun, rrun = left.run, right.run
+    if value_cycles is not None:
+        def priced_run():
+            a = lrun()
+            b = rrun()
+            try:
+                result = func(a, b)
+            except BasicError:
+                it.pos = at
+                raise
+            it.cost += value_cycles(a, b, result)
+            return result
+        return Node(priced_run, kind)
+    if right.const is not None and left.addr is not None and right.kind == NUMBER:
+        return Node(fused_load(it, left, func, right.const, compare, at), kind)
+    if right.const is not None:
+        const = right.const
+
+        def const_run():
+            a = lrun()
+            try:
+                return func(a, const)
+            except BasicError:
+                it.pos = at
+                raise
+        return Node(const_run, kind)
+
+    def run():
+        a = lrun()
+        b = rrun()
+        try:
+            return func(a, b)
+        except BasicError:
+            it.pos = at
+            raise
+    return Node(run, kind)

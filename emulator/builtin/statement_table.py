@@ -1,0 +1,48 @@
+"""The statement table: every keyword the built-in engine runs, with its handler and
+its own cycles (timing.csv's stmt_ rows), listed in one place."""
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from emulator.builtin import output, serial_io, statements, tape_io
+from emulator.builtin.timing import CYCLES
+from emulator.builtin.token_codes import CODES
+
+
+class Statement(NamedTuple):
+    handler: Callable
+    cost: int
+
+
+def statement_table():
+    """keyword code -> Statement (Interpreter builds it)."""
+    handlers = {
+        "LET": statements.stmt_let, "GOTO": statements.stmt_goto,
+        "GOSUB": statements.stmt_gosub, "RETURN": statements.stmt_return,
+        "ON": statements.stmt_on, "IF": statements.stmt_if, "FOR": statements.stmt_for,
+        "NEXT": statements.stmt_next, "END": statements.stmt_end,
+        "STOP": statements.stmt_stop, "REM": statements.stmt_rem,
+        "DATA": statements.stmt_data, "READ": statements.stmt_read,
+        "RESTORE": statements.stmt_restore, "DIM": statements.stmt_dim,
+        "CLEAR": statements.stmt_clear, "POKE": statements.stmt_poke,
+        "CALL": statements.stmt_call, "RANDOM": statements.stmt_random,
+        "DEGREE": statements.stmt_degree, "RADIAN": statements.stmt_radian,
+        "GRAD": statements.stmt_grad, "TRON": statements.stmt_tron,
+        "TROFF": statements.stmt_troff, "AREAD": statements.stmt_aread,
+        "RUN": statements.stmt_run, "CONT": statements.stmt_cont,
+        "NEW": statements.stmt_new, "LIST": statements.stmt_list,
+        # PRINT # and INPUT # go to the tape
+        "PRINT": tape_io.with_hash(output.stmt_print, tape_io.print_hash),
+        "INPUT": tape_io.with_hash(output.stmt_input, tape_io.input_hash),
+        "PAUSE": output.stmt_pause, "LPRINT": output.stmt_lprint,
+        "USING": output.stmt_using, "WAIT": output.stmt_wait, "CLS": output.stmt_cls,
+        "CURSOR": output.stmt_cursor, "GCURSOR": output.stmt_gcursor,
+        "GPRINT": output.stmt_gprint, "PSET": output.stmt_pset,
+        "PRESET": output.stmt_preset, "LINE": output.stmt_line, "BEEP": output.stmt_beep,
+        "OPEN": serial_io.stmt_open, "CLOSE": serial_io.stmt_close,
+        "LOAD": serial_io.stmt_load, "SAVE": serial_io.stmt_save,
+        "CSAVE": tape_io.stmt_csave, "CLOAD": tape_io.stmt_cload,
+        "MERGE": tape_io.stmt_merge, "CHAIN": tape_io.stmt_chain,
+    }
+    return {CODES[name]: Statement(handler, CYCLES["stmt_" + name.lower()])
+            for name, handler in handlers.items()}
