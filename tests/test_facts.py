@@ -23,7 +23,6 @@ TOKEN_BYTES = ("PREFIX", "LINE_REF", "QUOTE")
 # branch); each module leaves this list when it imports pc1360.facts and
 # pc1360.token_walk instead.
 NOT_YET = (
-    "emulator/builtin/compile_expr.py",
     "emulator/builtin/enter.py",
     "emulator/builtin/expr.py",
     "emulator/builtin/interp.py",
@@ -34,7 +33,6 @@ NOT_YET = (
     "emulator/builtin/statements.py",
     "emulator/builtin/stored_program.py",
     "emulator/builtin/tape_io.py",
-    "emulator/builtin/vars.py",
 )
 
 _FACT_NAMES = {name for name in vars(facts) if name.isupper()}

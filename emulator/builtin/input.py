@@ -9,6 +9,7 @@ moves up when the display scrolls."""
 from dataclasses import dataclass, field
 
 from emulator.builtin.basic_errors import BasicError
+from emulator.builtin.run_state import InputItem
 from emulator.builtin.screen import COLS, NUL, ROWS
 from emulator.builtin.states import State
 from emulator.builtin.typed import tokenize_body
@@ -17,7 +18,7 @@ from emulator.builtin.typed import tokenize_body
 @dataclass
 class InputState:
     # the items still to ask: (prompt or None for `?`, prompt kept, variable reference)
-    items: list[tuple[bytes | None, bool, tuple[int, int, int]]] = field(default_factory=list)
+    items: list[InputItem] = field(default_factory=list)
     prompt: bytes = b""             # the question shown
     keep: bool = True               # it stays while the answer is typed
     col: int = 0                    # INPUT after CURSOR x,y asks at column x

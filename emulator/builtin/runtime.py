@@ -17,6 +17,7 @@ from decimal import Decimal
 from emulator.builtin import output
 from emulator.builtin.basic_errors import BasicError
 from emulator.builtin.beep import TONE_CYCLES, tone_step
+from emulator.builtin.run_state import InputItem
 from emulator.builtin.screen import COLS, NUL
 from emulator.builtin.serial_io import close_port
 from emulator.builtin.states import State
@@ -238,7 +239,7 @@ class Runtime:
             asked = self.input_line.state
             self.input_line.show(asked.prompt + bytes(self.editor.state.line) + bytes([NUL]))
             self.screen.end_line()
-            interp.resume_input = [(None, True, ref) for _p, _k, ref in asked.items]
+            interp.resume_input = [InputItem(None, True, ref) for _p, _k, ref in asked.items]
         text = word + (b" IN %d" % interp.line if interp.line_addr is not None else b"")
         self.terminal.state.wait_stop = None
         interp.running = interp.stepping = False
