@@ -4,7 +4,7 @@ It has reset() and run(cycles) and works only through its host (host.EngineHost)
 machine's `mem` (program, variables, display RAM, status symbols), the keys held down
 and the pins of the ports. It is made of parts, each owning its state as a dataclass:
 
-- keys.Keys: the key-wait loop, when keys act, what each does in each engine state;
+- key_dispatch.Keys: the key-wait loop, when keys act, what each does in each engine state;
 - terminal.Terminal with editor.LineEditor, listview.Listing, enter.TypedLines and
   input.InputLine: the display between programs, the typed line, ENTER, LIST, INPUT;
 - runtime.Runtime: the program's run, the requests it leaves, stops and errors;
