@@ -2,6 +2,7 @@
 
 import argparse
 import importlib
+import signal
 import sys
 
 # Each module listed here defines register(subparsers); its handlers return an exit status.
@@ -15,6 +16,14 @@ COMMAND_MODULES = (
 
 class UsageError(Exception):
     """Bad input from the user: printed as one line on stderr, exit status 1."""
+
+
+class Terminated(KeyboardInterrupt):
+    """A stop signal (SIGTERM, SIGHUP) taken as Ctrl-C is: the command unwinds and saves."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
 
 
 def build_parser():
@@ -36,9 +45,11 @@ def main(argv=None):
     except UsageError as exc:
         print(f"pc1360: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("pc1360: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        signum = getattr(exc, "signum", signal.SIGINT)
+        what = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+        print(f"pc1360: {what}", file=sys.stderr)
+        return 128 + signum  # as a shell reports a process that a signal ended
 
 
 if __name__ == "__main__":
