@@ -2,6 +2,7 @@
 
 import argparse
 import importlib
+import math
 import signal
 import sys
 
@@ -24,6 +25,24 @@ class Terminated(KeyboardInterrupt):
     def __init__(self, signum):
         super().__init__(signum)
         self.signum = signum
+
+
+def bounded_number(low, high, *, low_included=True):
+    """An argparse type: a finite number from `low` (or more than it) up to `high`. Each
+    number a user gives has bounds, so that nan, inf and 1e308 are refused here rather than
+    failing deep inside (time.sleep(inf) overflows)."""
+    def number(text):
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        above_low = low <= value if low_included else low < value
+        if not (math.isfinite(value) and above_low and value <= high):
+            bound = "from" if low_included else "more than"
+            raise argparse.ArgumentTypeError(f"must be {bound} {low:g} up to {high:g}, not {text}")
+        return value
+
+    return number
 
 
 def build_parser():

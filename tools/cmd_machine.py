@@ -3,7 +3,6 @@
 import argparse
 import contextlib
 import importlib.resources
-import math
 import os
 import signal
 import sys
@@ -17,7 +16,8 @@ from emulator.machine.atomic_write import writable_target, write_atomic
 from emulator.machine.key_script import KeyScriptError
 from emulator.machine.key_script import parse as parse_keys
 from emulator.machine.program_files import load_file
-from tools.cli import Terminated, UsageError
+from pc1360.errors import FormatError
+from tools.cli import Terminated, UsageError, bounded_number
 
 DEFAULT_AFTER_KEYS = 2.0  # emulated seconds to run after the last key (headless)
 BOOT_TIMEOUT = 5.0  # emulated seconds for the firmware to reach its first key wait
@@ -47,7 +47,7 @@ def register(subparsers):
     run.add_argument("--load", type=Path, help="program to put on the card: .bas .img .ram .tap .wav")
     run.add_argument("--headless", action="store_true", help="no window: type --keys, run, print or save the screen")
     run.add_argument("--keys", default="", help="key script, e.g. '1+1{ENTER}' ({NAME} keys, {WAIT n} tenths of a second)")
-    run.add_argument("--for", dest="seconds", type=_seconds, default=DEFAULT_AFTER_KEYS,
+    run.add_argument("--for", dest="seconds", type=bounded_number(0, MAX_SECONDS), default=DEFAULT_AFTER_KEYS,
                      help=f"emulated seconds to run after the last key (default {DEFAULT_AFTER_KEYS})")
     run.add_argument("--screen", action="store_true", help="print the LCD as 4 lines of 24 characters")
     run.add_argument("--screenshot", type=Path, help="write the LCD to a PNG file")
@@ -127,6 +127,8 @@ def _build_machine(args, engine):
 def _load(machine, path):
     try:
         print(f"pc1360: loaded {load_file(machine, path)}", file=sys.stderr)
+    except FormatError as exc:
+        raise UsageError(f"--load {exc.in_file(path)}") from None
     except (ValueError, OSError) as exc:
         raise UsageError(f"--load {path}: {exc}") from None
 
@@ -237,17 +239,6 @@ def _stop_signals_interrupt():
     finally:
         for number, handler in previous:
             signal.signal(number, handler)
-
-
-def _seconds(text):
-    """--for: a number of emulated seconds, 0 to MAX_SECONDS."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not (math.isfinite(value) and 0 <= value <= MAX_SECONDS):
-        raise argparse.ArgumentTypeError(f"must be 0 to {MAX_SECONDS} seconds, not {text}")
-    return value
 
 
 def _frame_format(text):

@@ -117,11 +117,4 @@ def _read(path):
 
 
 def _report(name, error, kind=""):
-    """FILE:LINE:COL: message for text, FILE: byte N (0xN): message for binary data."""
-    if error.line is not None:
-        where = f"{name}:{error.line}:{error.column or 1}"
-    elif error.offset is not None:
-        where = f"{name}: byte {error.offset} (0x{error.offset:X})"
-    else:
-        where = name
-    print(f"{where}: {kind}{error.message}", file=sys.stderr)
+    print(error.in_file(name, kind), file=sys.stderr)

@@ -9,6 +9,7 @@ from emulator.machine.atomic_write import write_atomic
 from pc1360.facts import DATA_BITS, PARITIES, SIO_BAUDS, SIO_EOL, STOP_BITS
 from pc1360.image import MAX_TYPED
 from tools import transfer
+from tools.cli import bounded_number
 
 # Without handshake the pause after a line must outlast LOAD storing it: up to 0.35 s a
 # line for basic_src/kniffel.bas (3 KB) on the emulated firmware, longer the larger the
@@ -59,18 +60,12 @@ def _line_options(parser):
                         help="how long to wait for the calculator to answer (default 60)")
 
 
-def _positive(text):
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be greater than 0, not {text}")
-    return value
+MAX_SECONDS = 24 * 3600  # the longest --timeout or --idle
+MAX_DELAY_MS = 60_000  # the longest --line-delay
 
 
-def _non_negative(text):
-    value = float(text)
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
-    return value
+_positive = bounded_number(0, MAX_SECONDS, low_included=False)
+_non_negative = bounded_number(0, MAX_DELAY_MS)
 
 
 def _line_delay(args):

@@ -282,9 +282,8 @@ def load_program(path):
             return split_image(detect.image_of(detect.detect_kind(data), data)), []
         parsed = parse_program(data)
     except FormatError as exc:
-        place = ": " if exc.offset is not None else ":"  # file:line:column, file: byte N
-        raise TransferError(f"{path}{place}{exc}") from None
-    return parsed.lines, [f"{path}:{warning}" for warning in parsed.warnings]
+        raise TransferError(exc.in_file(path)) from None
+    return parsed.lines, [warning.in_file(path) for warning in parsed.warnings]
 
 
 def listing_lines(lines, settings):

@@ -127,3 +127,26 @@ def test_a_stop_signal_saves_the_card_like_ctrl_c(tmp_path, signum):
     assert f"stopped by {signal.Signals(signum).name}" in err
     data, state, problem = card.decode(path.read_bytes())
     assert problem is None and state
+
+
+def test_a_5000_digit_line_number_gives_file_line_column_everywhere(tmp_path, capsys):
+    source = tmp_path / "p.bas"
+    source.write_text("10 PRINT 1\n" + "1" * 5000 + " PRINT 2\n")
+    assert main(["tokenize", str(source)]) == 1
+    assert f"{source}:2:1: line number 111111111111... (5000 digits)" in capsys.readouterr().err
+    assert main(["send", str(source), "--port", "loop://", "--handshake", "none"]) == 1
+    assert f"{source}:2:1: line number" in capsys.readouterr().err
+    assert run_builtin(tmp_path, "--load", str(source)) == 1
+    assert f"--load {source}:2:1: line number" in capsys.readouterr().err
+    assert run_builtin(tmp_path, "--keys", "{WAIT " + "9" * 5000 + "}") == 1
+    assert "--keys: {WAIT 999999999999... (5000 digits)}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option, value", [("--line-delay", "inf"), ("--line-delay", "nan"),
+                                           ("--timeout", "inf"), ("--timeout", "1e308")])
+def test_send_refuses_numbers_out_of_bounds(tmp_path, capsys, option, value):
+    source = tmp_path / "p.bas"
+    source.write_text("10 PRINT 1\n")
+    with pytest.raises(SystemExit) as stop:
+        main(["send", str(source), "--port", "loop://", option, value])
+    assert stop.value.code == 2 and option in capsys.readouterr().err
