@@ -5,7 +5,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from emulator.machine.atomic_write import write_atomic
+from emulator.machine.atomic_write import writable_target, write_atomic
 from pc1360.facts import DATA_BITS, PARITIES, SIO_BAUDS, SIO_EOL, STOP_BITS
 from pc1360.image import MAX_TYPED
 from tools import transfer
@@ -113,13 +113,22 @@ def run_send(args):
         if progress:
             progress.abandon()
         return _fail(exc)
-    progress.close(f"sent {len(payload)} lines, {total} bytes")
+    if transfer.is_pseudo_terminal(args.port):
+        # its buffer takes the bytes whether or not anyone reads the other end
+        progress.close(f"wrote {len(payload)} lines, {total} bytes into the pseudo-terminal "
+                       f"{args.port}; it cannot tell whether the other end read them")
+    else:
+        progress.close(f"sent {len(payload)} lines, {total} bytes")
     return 0
 
 
 def run_receive(args):
     settings = _settings(args)
     kind = args.format or ("img" if args.out.suffix.lower() == ".img" else "bas")
+    try:
+        writable_target(args.out)  # known before the calculator is asked to SAVE
+    except OSError as exc:
+        return _fail(f"cannot write {args.out}: {exc.strerror}")
     print(f"On the PC-1360 type: {settings.open_statement()}  then  SAVE")
     progress = None
     try:
