@@ -327,11 +327,15 @@ def _bits(crossings, rate):
 
 
 def _run(kind, count, start, end):
-    """(bit, position where it ends) for a run of `count` halves from start to end."""
+    """(bit, position where it ends) for a run of `count` halves from start to end, one
+    at a time: a lead-in tone of half an hour is one run of 900,000 bits."""
     if kind is None:
-        return [(None, end)] if count else []
+        if count:
+            yield None, end
+        return
     number = round(count / (16 if kind else 8))
-    return [(kind, start + (end - start) * (k + 1) / number) for k in range(number)]
+    for k in range(number):
+        yield kind, start + (end - start) * (k + 1) / number
 
 
 def _nibbles(bits):
