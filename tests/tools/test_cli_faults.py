@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -108,17 +109,21 @@ def test_run_for_refuses_numbers_out_of_bounds(tmp_path, capsys, seconds):
     assert "--for" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
-def test_a_stop_signal_saves_the_card_like_ctrl_c(tmp_path, signum):
+@pytest.mark.parametrize("signum, mode", [(signal.SIGTERM, "--headless"), (signal.SIGHUP, "--headless"),
+                                          (signal.SIGHUP, "window"), (signal.SIGTERM, "window")])
+def test_a_stop_signal_saves_the_card_like_ctrl_c(tmp_path, signum, mode):
     path = tmp_path / "card.bin"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    options = ["--headless", "--for", "3600"] if mode == "--headless" else ["--mute"]
     process = subprocess.Popen(
-        [sys.executable, "-m", "tools.cli", "run", "--engine", "builtin", "--headless",
-         "--card-file", str(path), "--serial", "pty", "--for", "3600"],
+        [sys.executable, "-m", "tools.cli", "run", "--engine", "builtin", "--card-file", str(path),
+         "--serial", "pty", *options],
         cwd=tmp_path, env=env, stderr=subprocess.PIPE, text=True)
     try:
         # the port line comes once the machine runs, the signal handlers in place
         assert "15-pin serial port" in process.stderr.readline()
+        if mode == "window":
+            time.sleep(1.5)  # into the window's loop
         process.send_signal(signum)
         err = process.communicate(timeout=60)[1]
     finally:
@@ -150,3 +155,21 @@ def test_send_refuses_numbers_out_of_bounds(tmp_path, capsys, option, value):
     with pytest.raises(SystemExit) as stop:
         main(["send", str(source), "--port", "loop://", option, value])
     assert stop.value.code == 2 and option in capsys.readouterr().err
+
+
+def test_a_damaged_card_on_a_read_only_file_system_is_kept_and_the_run_fails(tmp_path, capsys, monkeypatch):
+    # simulated (we are root): every create in the directory fails as on a read-only mount
+    path = tmp_path / "card.bin"
+    path.write_bytes(b"junk")
+    real_open = os.open
+
+    def read_only_open(name, flags, *args):
+        if flags & os.O_CREAT:
+            raise OSError(errno.EROFS, "Read-only file system", str(name))
+        return real_open(name, flags, *args)
+
+    monkeypatch.setattr(os, "open", read_only_open)
+    assert run_builtin(tmp_path, "--for", "0") == 1
+    err = capsys.readouterr().err
+    assert "could not be set aside (Read-only file system)" in err and "could not save the RAM card" in err
+    assert path.read_bytes() == b"junk"
