@@ -1,7 +1,6 @@
 """`pc1360 send` and `pc1360 receive`: programs to and from a real PC-1360 over its SIO
 port (the 15-pin connector, through a CE-130T or a level converter)."""
 
-import argparse
 import sys
 from pathlib import Path
 

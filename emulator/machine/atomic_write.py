@@ -4,7 +4,10 @@ import errno
 import os
 import stat
 import tempfile
+import time
 from pathlib import Path
+
+STALE_AGE = 3600.0  # seconds: a temporary without a process id this old was left by a kill
 
 
 class TargetError(OSError):
@@ -60,19 +63,26 @@ def _tmp_prefix(target):
 
 
 def _remove_stale(target):
-    """Delete the temporaries of earlier writes to `target` whose writer is gone."""
+    """Delete the temporaries of earlier writes to `target` whose writer is gone: its
+    process id is no longer running, or (a name without one, from before ids were kept)
+    the file is older than any write takes."""
     prefix = _tmp_prefix(target)
     try:
-        names = os.listdir(target.parent)
+        names = [n for n in os.listdir(target.parent) if n.startswith(prefix) and n.endswith(".tmp")]
     except OSError:
         return  # the write itself will say what is wrong with the directory
     for name in names:
-        pid = name[len(prefix):].split(".", 1)[0]
-        if name.startswith(prefix) and name.endswith(".tmp") and pid.isdigit() and _gone(int(pid)):
-            try:
-                os.unlink(target.parent / name)
-            except OSError:
-                pass  # another writer cleaned it first, or the directory is read-only
+        path = target.parent / name
+        pid, _sep, rest = name[len(prefix):].partition(".")
+        try:
+            if pid.isascii() and pid.isdigit() and rest:
+                stale = _gone(int(pid))
+            else:
+                stale = time.time() - path.stat().st_mtime > STALE_AGE
+            if stale:
+                os.unlink(path)
+        except OSError:
+            pass  # another writer cleaned it first, or the directory is read-only
 
 
 def _gone(pid):

@@ -130,7 +130,7 @@ def test_a_stop_signal_saves_the_card_like_ctrl_c(tmp_path, signum, mode):
         process.kill()
     assert process.returncode == 128 + signum
     assert f"stopped by {signal.Signals(signum).name}" in err
-    data, state, problem = card.decode(path.read_bytes())
+    _data, state, problem = card.decode(path.read_bytes())
     assert problem is None and state
 
 

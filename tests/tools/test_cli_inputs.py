@@ -7,8 +7,8 @@ import struct
 import pytest
 
 from pc1360 import ramcard
-from pc1360.tapesound import encode_samples, wav_bytes
 from pc1360.tape import encode_tap
+from pc1360.tapesound import encode_samples, wav_bytes
 from pc1360.tokenizer import tokenize
 from tools.cli import main
 

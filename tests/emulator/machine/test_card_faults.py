@@ -228,3 +228,14 @@ def test_damaged_card_files_give_only_a_fresh_card_or_the_project_s_errors(tmp_p
         store.resume(machine, state)  # never raises: damage is reported and set aside
     # the program area is kept (a reset may rewrite the work areas at the card's top)
     assert machine.card_data()[:0x1800] == content[:0x1800]
+
+
+def test_old_temporaries_without_a_process_id_are_removed_once_old(tmp_path):
+    path = tmp_path / "c.bin"
+    old = tmp_path / ".c.bin.k2j_x9ab.tmp"  # the name an earlier version gave
+    old.write_bytes(b"half")
+    os.utime(old, (0, 0))
+    recent = tmp_path / ".c.bin.q8z_w1cd.tmp"  # perhaps a write under way: kept
+    recent.write_bytes(b"half")
+    CardStore(path, 8).save(bytes(8192))
+    assert sorted(os.listdir(tmp_path)) == sorted(["c.bin", recent.name])
