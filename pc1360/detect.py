@@ -13,11 +13,14 @@ from pc1360.image import IMG_FILE, split_image
 _TAPE_TYPES = range(0x70, 0x77)
 
 
-def detect_kind(data):
+def detect_kind(data, hint=None):
+    """The kind of `data`; `hint` is the kind its name says (a file suffix without the
+    dot), which decides only for damaged data: a .ram file of a wrong size is reported
+    as a card, not as broken program lines."""
     data = bytes(data)
     if not data:
         raise FormatError("empty file", offset=0)
-    if data[:4] == b"RIFF" and data[8:12] == b"WAVE":
+    if is_wav(data):
         return "wav"
     if _looks_like_tap(data):
         return "tap"
@@ -25,7 +28,7 @@ def detect_kind(data):
         return "ram"
     if _parses_as_img(data):
         return "img"
-    if ramcard.card_size_kb(data):
+    if ramcard.card_size_kb(data) or hint == "ram":
         return "ram"  # damaged: the card reader says why, and its salvage knows where to look
     if data.lstrip()[:1].isdigit() and b"\n" in data:
         raise FormatError("this looks like BASIC source text, not a stored program "
@@ -33,9 +36,15 @@ def detect_kind(data):
     return "img"  # damaged: the line reader says where
 
 
+def is_wav(head):
+    """Whether data starting with `head` (12 bytes are enough) is a RIFF/WAVE file."""
+    return head[:4] == b"RIFF" and head[8:12] == b"WAVE"
+
+
 def image_of(kind, data, problems=None):
-    """The program image in `data` of the given kind. FormatError on damage unless
-    `problems` is given (salvage: intact lines are kept, the damage is appended to it)."""
+    """The program image in `data` of the given kind (for "wav" also a seekable binary
+    stream, see pc1360.tape.program_from_tape). FormatError on damage unless `problems`
+    is given (salvage: intact lines are kept, the damage is appended to it)."""
     if kind == "ram":
         return ramcard.read_card(data, problems)
     if kind in ("tap", "wav"):

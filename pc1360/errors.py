@@ -24,6 +24,17 @@ class FormatError(ValueError):
             offset=self.offset if self.offset is not None else offset,
         )
 
+    def in_file(self, name, kind=""):
+        """NAME:LINE:COL: message for text, NAME: byte N (0xN): message for binary data;
+        `kind` ("warning: ") goes before the message."""
+        if self.line is not None:
+            where = f"{name}:{self.line}:{self.column or 1}"
+        elif self.offset is not None:
+            where = f"{name}: byte {self.offset} (0x{self.offset:X})"
+        else:
+            where = name
+        return f"{where}: {kind}{self.message}"
+
     def __str__(self):
         if self.offset is not None:
             return f"byte {self.offset} (0x{self.offset:X}): {self.message}"

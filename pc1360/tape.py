@@ -18,6 +18,8 @@ block checksums and takes a last block of exactly 120 bytes without its checksum
 (tests/pc1360/test_tape_firmware.py).
 """
 
+import io
+
 from construct import Adapter, Bytes, Const, Int8ub, Struct
 
 from pc1360 import charset, tapesound
@@ -205,12 +207,12 @@ def _read_body(data, pos, image):
 
 def program_from_tape(data, kind="tap", problems=None):
     """The program image in a ".tap" record or a ".wav" recording of one (kind "tap" or
-    "wav"); see decode_tap for `problems`. For a recording, offsets count bytes of the
+    "wav"; a recording may be given as bytes or as a seekable binary stream, which is read
+    in blocks); see decode_tap for `problems`. For a recording, offsets count bytes of the
     tape record decoded from it, and the messages say so."""
     if kind != "wav":
         return decode_tap(data, problems)[1]
-    rate, samples = tapesound.wav_samples(data)
-    record = tapesound.decode_samples(samples, rate)
+    record = tapesound.decode_wav(data if hasattr(data, "read") else io.BytesIO(data))
     if not record:
         raise FormatError("no tape signal found in the recording", offset=0)
     found = [] if problems is not None else None

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, field
 
 from pc1360 import charset
+from pc1360.digits import bounded_int, shown
 from pc1360.errors import FormatError
 from pc1360.facts import LINE_REF, MAX_LINE, PREFIX
 from pc1360.image import (
@@ -78,6 +79,7 @@ _STRINGS = re.compile(r'("[^"]*"?)')
 _TOKEN_TEXT = {code: chr(PREFIX) + chr(code) for code in _WORDS.values()}
 _UNRAW = {RAW + byte: byte for byte in range(256)}  # escaped bytes back to plain codes
 _UPPER = {c: c - 32 for c in range(ord("a"), ord("z") + 1)}  # ASCII letters only
+MAX_WARNINGS = 50  # repeated line numbers told one by one; the rest are counted
 _LINE_START = re.compile(r"[ \t]*(?:([0-9]+) *:?)?")
 _PLAIN_ASCII = re.compile(r"[\x20-\x5b\x5d-\x7e]*\Z")  # printable ASCII but the backslash
 _ESCAPE = re.compile(r"\\x([0-9A-Fa-f]{2})")
@@ -139,6 +141,11 @@ def parse_program(source, *, long_lines=False):
         by_number[line.number] = (index, line)
     if not by_number:
         raise FormatError("empty program: no numbered lines", line=1, column=1)
+    if len(warnings) > MAX_WARNINGS:  # one a line would drown the first ones, which matter
+        rest = warnings[MAX_WARNINGS:]
+        warnings[MAX_WARNINGS:] = [FormatError(
+            f"and {len(rest)} more lines replace earlier ones with the same number (not listed)",
+            line=rest[0].line, column=1)]
     return ParsedProgram([by_number[n][1] for n in sorted(by_number)], warnings)
 
 
@@ -165,9 +172,9 @@ def _tokenize_line(text, machine, long_lines):
     digits = start.group(1)
     if digits is None:
         raise FormatError("a program line must start with a line number", column=start.end() + 1)
-    number = int(digits)
-    if not 1 <= number <= MAX_LINE:
-        raise FormatError(f"line number {number} is out of range (1 to {MAX_LINE})",
+    number = _line_value(digits)
+    if number is None:
+        raise FormatError(f"line number {shown(digits)} is out of range (1 to {MAX_LINE})",
                           column=start.start(1) + 1)
     body_text = text[start.end():]
     if not body_text.strip(" "):
@@ -273,11 +280,18 @@ def _finish(pieces, line_numbers):
         return body.translate(_UNRAW).encode("latin-1")
 
 
+def _line_value(digits):
+    """The line number that `digits` write, None if it is no line number (out of range)."""
+    value = bounded_int(digits, MAX_LINE)
+    return value if value else None
+
+
 def _first_item(match):
     digits = match.group(2)
-    if digits is None or not 1 <= int(digits) <= MAX_LINE:
+    value = None if digits is None else _line_value(digits)
+    if value is None:
         return match.group()
-    return match.group(1) + _line_reference(int(digits))
+    return match.group(1) + _line_reference(value)
 
 
 def _line_reference(value):
@@ -300,8 +314,9 @@ def _compile_line_numbers(body):
                 in_list, depth = True, 0
         elif expect and "0" <= piece[0] <= "9":
             following = pieces[index + 1] if index + 1 < len(pieces) else ":"
-            if following in (":", ",") and 1 <= int(piece) <= MAX_LINE:
-                piece = _line_reference(int(piece))
+            value = _line_value(piece)
+            if following in (":", ",") and value is not None:
+                piece = _line_reference(value)
             expect = False
         elif piece == ":":
             expect = in_list = False

@@ -2,6 +2,8 @@
 
 import argparse
 import importlib
+import math
+import signal
 import sys
 
 # Each module listed here defines register(subparsers); its handlers return an exit status.
@@ -15,6 +17,32 @@ COMMAND_MODULES = (
 
 class UsageError(Exception):
     """Bad input from the user: printed as one line on stderr, exit status 1."""
+
+
+class Terminated(KeyboardInterrupt):
+    """A stop signal (SIGTERM, SIGHUP) taken as Ctrl-C is: the command unwinds and saves."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def bounded_number(low, high, *, low_included=True):
+    """An argparse type: a finite number from `low` (or more than it) up to `high`. Each
+    number a user gives has bounds, so that nan, inf and 1e308 are refused here rather than
+    failing deep inside (time.sleep(inf) overflows)."""
+    def number(text):
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        above_low = low <= value if low_included else low < value
+        if not (math.isfinite(value) and above_low and value <= high):
+            bound = "from" if low_included else "more than"
+            raise argparse.ArgumentTypeError(f"must be {bound} {low:g} up to {high:g}, not {text}")
+        return value
+
+    return number
 
 
 def build_parser():
@@ -36,9 +64,11 @@ def main(argv=None):
     except UsageError as exc:
         print(f"pc1360: {exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("pc1360: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        signum = getattr(exc, "signum", signal.SIGINT)
+        what = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+        print(f"pc1360: {what}", file=sys.stderr)
+        return 128 + signum  # as a shell reports a process that a signal ended
 
 
 if __name__ == "__main__":

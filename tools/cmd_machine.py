@@ -1,8 +1,10 @@
 """`pc1360 rom verify|install` and `pc1360 run`: the emulated machine from the command line."""
 
 import argparse
+import contextlib
 import importlib.resources
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -10,15 +12,19 @@ from emulator.connectors.serial_line import FrameFormat
 from emulator.connectors.sio import LinkError, open_link
 from emulator.machine import card_file as cardfile
 from emulator.machine import romset
-from emulator.machine.atomic_write import write_atomic
+from emulator.machine.atomic_write import writable_target, write_atomic
 from emulator.machine.key_script import KeyScriptError
 from emulator.machine.key_script import parse as parse_keys
 from emulator.machine.program_files import load_file
-from tools.cli import UsageError
+from pc1360.errors import FormatError
+from tools.cli import Terminated, UsageError, bounded_number
 
 DEFAULT_AFTER_KEYS = 2.0  # emulated seconds to run after the last key (headless)
 BOOT_TIMEOUT = 5.0  # emulated seconds for the firmware to reach its first key wait
 CARD_QUESTION = "RAM CARD S1 CLEAR O.K. ?"
+MAX_SECONDS = 24 * 3600  # the longest --for: a day of emulated time
+# Signals that end a run as Ctrl-C does: the card is saved and the outputs written.
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 def register(subparsers):
@@ -41,7 +47,7 @@ def register(subparsers):
     run.add_argument("--load", type=Path, help="program to put on the card: .bas .img .ram .tap .wav")
     run.add_argument("--headless", action="store_true", help="no window: type --keys, run, print or save the screen")
     run.add_argument("--keys", default="", help="key script, e.g. '1+1{ENTER}' ({NAME} keys, {WAIT n} tenths of a second)")
-    run.add_argument("--for", dest="seconds", type=float, default=DEFAULT_AFTER_KEYS,
+    run.add_argument("--for", dest="seconds", type=bounded_number(0, MAX_SECONDS), default=DEFAULT_AFTER_KEYS,
                      help=f"emulated seconds to run after the last key (default {DEFAULT_AFTER_KEYS})")
     run.add_argument("--screen", action="store_true", help="print the LCD as 4 lines of 24 characters")
     run.add_argument("--screenshot", type=Path, help="write the LCD to a PNG file")
@@ -65,6 +71,9 @@ def register(subparsers):
 
 
 def cmd_rom_verify(args):
+    if not args.dir.is_dir():
+        raise UsageError(f"{args.dir}: no such directory" if not args.dir.exists()
+                         else f"{args.dir} is not a directory")
     bad = 0
     for rom, _path, status in romset.audit(args.dir):
         print(f"{rom.name:14} {status}")
@@ -107,13 +116,10 @@ def _build_machine(args, engine):
         machine = PC1360(engine=engine, card_kb=args.card, rom_dir=args.rom, card_data=data)
     except romset.RomError as exc:
         raise UsageError(f"{exc}\n(install a ROM set with: pc1360 rom install DIR)") from None
+    if state:
+        store.resume(machine, state)
     for message in store.messages:
         print(f"pc1360: {message}", file=sys.stderr)
-    if state:
-        try:
-            machine.resume(state)
-        except ValueError as exc:
-            print(f"pc1360: {store.path}: machine state not used ({exc}); the card is kept", file=sys.stderr)
     machine.card_store = store
     return machine
 
@@ -121,6 +127,8 @@ def _build_machine(args, engine):
 def _load(machine, path):
     try:
         print(f"pc1360: loaded {load_file(machine, path)}", file=sys.stderr)
+    except FormatError as exc:
+        raise UsageError(f"--load {exc.in_file(path)}") from None
     except (ValueError, OSError) as exc:
         raise UsageError(f"--load {path}: {exc}") from None
 
@@ -139,6 +147,8 @@ def save_png(machine, path, scale=4):
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
+    from emulator.frontend.app import write_png
+
     rows = machine.pixels()
     surface = pygame.Surface((len(rows[0]) * scale, len(rows) * scale))
     surface.fill((0x9c, 0xa8, 0x8c))
@@ -147,7 +157,10 @@ def save_png(machine, path, scale=4):
         for x, value in enumerate(row):
             if value:
                 surface.fill(on, (x * scale, y * scale, scale, scale))
-    pygame.image.save(surface, str(path))
+    try:
+        write_png(surface, path)
+    except OSError as exc:
+        raise UsageError(f"--screenshot: cannot write {path}: {exc.strerror or exc}") from None
 
 
 def cmd_run(args):
@@ -155,35 +168,77 @@ def cmd_run(args):
         parse_keys(args.keys)
     except KeyScriptError as exc:
         raise UsageError(f"--keys: {exc}") from None
+    for option, path in (("--screenshot", args.screenshot), ("--tape-record", args.tape_record)):
+        _check_output(option, path)
     engine = choose_engine(args)
-    machine = _build_machine(args, engine)
-    first_start = not machine.card_store.path.exists()
-    try:
-        _connect(machine, args)
-        if args.load:
-            _boot(machine)
-            _load(machine, args.load)
-        elif first_start and not args.headless:
-            # A new card comes with Kniffel on it, so DEF K starts the game at once.
-            _boot(machine)
-            _load(machine, importlib.resources.files("basic_src") / "kniffel.bas")
-        if not args.headless:
-            return _run_window(machine, args)
-        machine.type_keys(args.keys)
-        machine.run_for(args.seconds)
-        if args.screen:
-            for line in machine.screen_text():
-                print(line)
-        if args.screenshot:
-            save_png(machine, args.screenshot)
-        print(f"emulated time: {machine.emulated_seconds:.3f} s", file=sys.stderr)
-        return 0
-    finally:
-        _disconnect(machine, args)
+    with _stop_signals_interrupt():
+        machine = _build_machine(args, engine)
+        first_start = not machine.card_store.path.exists()
         try:
-            machine.save_card()
-        except OSError as exc:
-            print(f"pc1360: could not save the RAM card to {machine.card_store.path}: {exc}", file=sys.stderr)
+            status = _session(machine, args, first_start)
+        finally:
+            written = _disconnect(machine, args)
+            written = _save_card(machine) and written
+    # something the user asked for was not saved: that is a failure, whatever ran before
+    return status or (0 if written else 1)
+
+
+def _session(machine, args, first_start):
+    _connect(machine, args)
+    if args.load:
+        _boot(machine)
+        _load(machine, args.load)
+    elif first_start and not args.headless:
+        # A new card comes with Kniffel on it, so DEF K starts the game at once.
+        _boot(machine)
+        _load(machine, importlib.resources.files("basic_src") / "kniffel.bas")
+    if not args.headless:
+        return _run_window(machine, args)
+    machine.type_keys(args.keys)
+    machine.run_for(args.seconds)
+    if args.screen:
+        for line in machine.screen_text():
+            print(line)
+    if args.screenshot:
+        save_png(machine, args.screenshot)
+    print(f"emulated time: {machine.emulated_seconds:.3f} s", file=sys.stderr)
+    return 0
+
+
+def _save_card(machine):
+    """Save the card at the end of a run; False (and a message) if it was not saved."""
+    try:
+        machine.save_card()
+    except OSError as exc:
+        print(f"pc1360: could not save the RAM card to {machine.card_store.path}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
+
+
+def _check_output(option, path):
+    """Refuse an output path that cannot be written before the run, not after it."""
+    if path is None:
+        return
+    try:
+        writable_target(path)
+    except OSError as exc:
+        raise UsageError(f"{option}: {exc.strerror}") from None
+
+
+@contextlib.contextmanager
+def _stop_signals_interrupt():
+    def stop(signum, _frame):
+        for other in STOP_SIGNALS:  # a second signal must not break off the save
+            signal.signal(other, signal.SIG_IGN)
+        raise Terminated(signum)
+
+    previous = [(number, signal.signal(number, stop)) for number in STOP_SIGNALS]
+    try:
+        yield
+    finally:
+        for number, handler in previous:
+            signal.signal(number, handler)
 
 
 def _frame_format(text):
@@ -219,23 +274,26 @@ def _connect(machine, args):
 
 
 def _disconnect(machine, args):
+    """Unplug the link and write the tape recording; False if the recording was not written."""
     if machine.sio.link_error:
         print(f"pc1360: serial link dropped: {machine.sio.link_error}", file=sys.stderr)
     machine.sio.disconnect()
     recording = machine.cassette.stop()
     if recording is None:
-        return
+        return True
     if args.tape_record.suffix.lower() == ".tap":
         content = recording.tape_record()
         if not content:
             print(f"pc1360: nothing was recorded; {args.tape_record} not written", file=sys.stderr)
-            return
+            return True
     else:
         content = recording.wav()
     try:
         write_atomic(args.tape_record, content)
     except OSError as exc:
         print(f"pc1360: could not write {args.tape_record}: {exc.strerror or exc}", file=sys.stderr)
+        return False
+    return True
 
 
 def _run_window(machine, args):

@@ -1,5 +1,7 @@
 """`pc1360 tokenize` and `pc1360 list`: BASIC source <-> the PC-1360's program formats."""
 
+import io
+import os
 import sys
 from pathlib import Path
 
@@ -62,6 +64,8 @@ def cmd_tokenize(args):
         sys.stdout.flush()
         return 0
     output = args.output or Path(args.source).with_suffix("." + form)
+    if args.source != "-" and output.exists() and os.path.samefile(output, args.source):
+        raise UsageError(f"{output} is the source file itself: give another -o OUT")
     try:
         write_atomic(output, data)
     except OSError as exc:
@@ -71,11 +75,17 @@ def cmd_tokenize(args):
 
 def cmd_list(args):
     name = "<stdin>" if args.file == "-" else args.file
-    data = _read(args.file)
     problems = [] if args.salvage else None
     try:
-        kind = detect.detect_kind(data)
-        text = list_program(detect.image_of(kind, data, problems), ascii=args.ascii)
+        with _open_program(args.file) as stream:
+            head = stream.read(12)
+            if detect.is_wav(head):  # a recording is read in blocks: it may be hours long
+                kind, data = "wav", stream
+            else:
+                kind = None
+                data = head + _read_rest(stream, name)
+            kind = kind or detect.detect_kind(data, hint=Path(args.file).suffix.lower().lstrip("."))
+            text = list_program(detect.image_of(kind, data, problems), ascii=args.ascii)
     except FormatError as exc:
         _report(name, exc)
         return 1
@@ -107,21 +117,39 @@ def _format_from_suffix(output):
     return suffix
 
 
+# The longest file taken as a program or its source (a WAV recording is streamed instead):
+# a card image is 32 KB and a source a few hundred; a longer file is no program.
+MAX_INPUT = 16 * 1024 * 1024
+
+
 def _read(path):
-    if path == "-":
-        return sys.stdin.buffer.read()
+    with _open_program(path) as stream:
+        return _read_rest(stream, path)
+
+
+def _read_rest(stream, name):
     try:
-        return Path(path).read_bytes()
+        data = stream.read(MAX_INPUT + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(data) > MAX_INPUT:
+        raise UsageError(f"{name} is longer than {MAX_INPUT // (1024 * 1024)} MB: not a program")
+    return data
+
+
+def _open_program(path):
+    """A binary stream for `path`, seekable (stdin is read into memory for that)."""
+    if path == "-":
+        return io.BytesIO(sys.stdin.buffer.read())
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - the caller closes it
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not stream.seekable():  # a FIFO or a device: read what comes, within bounds
+        with stream:
+            return io.BytesIO(_read_rest(stream, path))
+    return stream
 
 
 def _report(name, error, kind=""):
-    """FILE:LINE:COL: message for text, FILE: byte N (0xN): message for binary data."""
-    if error.line is not None:
-        where = f"{name}:{error.line}:{error.column or 1}"
-    elif error.offset is not None:
-        where = f"{name}: byte {error.offset} (0x{error.offset:X})"
-    else:
-        where = name
-    print(f"{where}: {kind}{error.message}", file=sys.stderr)
+    print(error.in_file(name, kind), file=sys.stderr)

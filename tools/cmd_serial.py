@@ -1,14 +1,14 @@
 """`pc1360 send` and `pc1360 receive`: programs to and from a real PC-1360 over its SIO
 port (the 15-pin connector, through a CE-130T or a level converter)."""
 
-import argparse
 import sys
 from pathlib import Path
 
-from emulator.machine.atomic_write import write_atomic
+from emulator.machine.atomic_write import writable_target, write_atomic
 from pc1360.facts import DATA_BITS, PARITIES, SIO_BAUDS, SIO_EOL, STOP_BITS
 from pc1360.image import MAX_TYPED
 from tools import transfer
+from tools.cli import bounded_number
 
 # Without handshake the pause after a line must outlast LOAD storing it: up to 0.35 s a
 # line for basic_src/kniffel.bas (3 KB) on the emulated firmware, longer the larger the
@@ -59,18 +59,12 @@ def _line_options(parser):
                         help="how long to wait for the calculator to answer (default 60)")
 
 
-def _positive(text):
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be greater than 0, not {text}")
-    return value
+MAX_SECONDS = 24 * 3600  # the longest --timeout or --idle
+MAX_DELAY_MS = 60_000  # the longest --line-delay
 
 
-def _non_negative(text):
-    value = float(text)
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {text}")
-    return value
+_positive = bounded_number(0, MAX_SECONDS, low_included=False)
+_non_negative = bounded_number(0, MAX_DELAY_MS)
 
 
 def _line_delay(args):
@@ -118,13 +112,22 @@ def run_send(args):
         if progress:
             progress.abandon()
         return _fail(exc)
-    progress.close(f"sent {len(payload)} lines, {total} bytes")
+    if transfer.is_pseudo_terminal(args.port):
+        # its buffer takes the bytes whether or not anyone reads the other end
+        progress.close(f"wrote {len(payload)} lines, {total} bytes into the pseudo-terminal "
+                       f"{args.port}; it cannot tell whether the other end read them")
+    else:
+        progress.close(f"sent {len(payload)} lines, {total} bytes")
     return 0
 
 
 def run_receive(args):
     settings = _settings(args)
     kind = args.format or ("img" if args.out.suffix.lower() == ".img" else "bas")
+    try:
+        writable_target(args.out)  # known before the calculator is asked to SAVE
+    except OSError as exc:
+        return _fail(f"cannot write {args.out}: {exc.strerror}")
     print(f"On the PC-1360 type: {settings.open_statement()}  then  SAVE")
     progress = None
     try:

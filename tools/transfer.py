@@ -22,7 +22,9 @@ happened and what to check.
 """
 
 import errno
+import os
 import re
+import stat
 import sys
 import time
 from dataclasses import dataclass
@@ -30,6 +32,7 @@ from dataclasses import dataclass
 import serial
 
 from emulator.connectors.serial_line import FrameFormat
+from emulator.connectors.sio import LinkError, check_url
 from pc1360 import charset, detect
 from pc1360.errors import FormatError
 from pc1360.facts import SIO_EOF, SIO_EOL
@@ -79,6 +82,10 @@ class Settings:
 def open_port(url, settings, timeout):
     """Open `url` (a device path, socket://host:port, loop:// ...) for a transfer."""
     try:
+        check_url(url)
+    except LinkError as exc:
+        raise TransferError(f"cannot open port {exc}") from None
+    try:
         port = serial.serial_for_url(
             url, baudrate=settings.baud, bytesize=settings.bits, parity=settings.parity,
             stopbits=settings.stop, rtscts=settings.handshake == "rts",
@@ -107,6 +114,15 @@ def _open_failure(url, exc):
     if code in (errno.EAGAIN, errno.EBUSY):  # EAGAIN: pyserial's exclusive lock is taken
         return f"port {url} is busy: another program (a terminal, a modem manager) has it open"
     return f"cannot open port {url}: {exc}"
+
+
+def is_pseudo_terminal(url):
+    """Whether `url` is a pseudo-terminal's device (Linux: majors 136-143, /dev/pts/N)."""
+    try:
+        info = os.stat(url)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISCHR(info.st_mode) and 136 <= os.major(info.st_rdev) <= 143
 
 
 class Progress:
@@ -282,9 +298,8 @@ def load_program(path):
             return split_image(detect.image_of(detect.detect_kind(data), data)), []
         parsed = parse_program(data)
     except FormatError as exc:
-        place = ": " if exc.offset is not None else ":"  # file:line:column, file: byte N
-        raise TransferError(f"{path}{place}{exc}") from None
-    return parsed.lines, [f"{path}:{warning}" for warning in parsed.warnings]
+        raise TransferError(exc.in_file(path)) from None
+    return parsed.lines, [warning.in_file(path) for warning in parsed.warnings]
 
 
 def listing_lines(lines, settings):

@@ -31,6 +31,7 @@ that long after each line.
 """
 
 import os
+import urllib.parse
 
 import serial
 
@@ -43,6 +44,25 @@ READ_CHUNK = 4096
 
 class LinkError(Exception):
     """The host end of a link went away; str() says which and why."""
+
+
+NETWORK_SCHEMES = ("socket", "rfc2217")  # pyserial URLs that connect to HOST:PORT
+
+
+def check_url(url):
+    """LinkError unless a network URL (socket://, rfc2217://) names a host and a port from
+    1 to 65535: pyserial fails on those with errors that do not say what is missing (a
+    comparison of None with a number for a missing port)."""
+    scheme, sep, _rest = url.partition("://")
+    if not sep or scheme.lower() not in NETWORK_SCHEMES:
+        return
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host, port = parts.hostname, parts.port
+    except ValueError:  # a port out of range or not a number, an unclosed [ ...
+        host = port = None
+    if not host or not port:
+        raise LinkError(f"{url}: give a host and a port from 1 to 65535, as {scheme}://HOST:PORT")
 
 
 class SerialPort:
@@ -209,6 +229,7 @@ class UrlLink:
     """A pyserial URL or device: socket://HOST:PORT, loop://, /dev/ttyUSB0 ..."""
 
     def __init__(self, url, fmt):
+        check_url(url)
         try:
             self.port = serial.serial_for_url(url, baudrate=fmt.baud, bytesize=fmt.data_bits,
                                               parity=fmt.parity, stopbits=fmt.stop_bits,

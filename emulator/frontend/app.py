@@ -5,6 +5,7 @@ One frame: handle events, feed due key steps, run the machine for a frame's wort
 what changed: the LCD when display RAM changed, keys whose pressed state changed.
 """
 
+import io
 import sys
 import time
 from datetime import datetime
@@ -17,6 +18,7 @@ from emulator.frontend import host_keys as keymap
 from emulator.frontend.audio import Sound
 from emulator.frontend.key_feed import KeyFeeder
 from emulator.frontend.render import Renderer
+from emulator.machine.atomic_write import write_atomic
 from emulator.machine.program_files import load_file
 from pc1360.facts import (
     CYCLES_PER_SECOND,
@@ -265,7 +267,11 @@ class Window:
         self.show_message("sound off" if self.sound.muted else "sound on")
 
     def command_screenshot(self):
-        path = self.screenshot()
+        try:
+            path = self.screenshot()
+        except OSError as exc:
+            self.show_message(f"screenshot not saved: {exc.strerror or exc}")
+            return
         self.show_message(f"screenshot {path}")
 
     def command_reset(self):
@@ -305,7 +311,7 @@ class Window:
                 path = self.screenshot_dir / f"pc1360-{stamp}-{number}.png"
                 number += 1
         self.draw()
-        pygame.image.save(self.canvas, str(path))
+        write_png(self.canvas, path)
         return Path(path)
 
     # -- the frame ---------------------------------------------------------------------------
@@ -430,3 +436,11 @@ class Window:
                 print(f"pc1360: could not save the RAM card: {exc}", file=sys.stderr)
         self.sound.close()
         pygame.display.quit()
+
+
+def write_png(surface, path):
+    """`surface` as a PNG file at `path`, written whole or not at all (atomic_write): pygame
+    would write in place, and leave a cut file on a full disk. OSError if not written."""
+    buffer = io.BytesIO()
+    pygame.image.save(surface, buffer, "screenshot.png")  # the name hint picks the format
+    write_atomic(path, buffer.getvalue())

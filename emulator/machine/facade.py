@@ -11,7 +11,7 @@ from emulator.machine.key_matrix import Keyboard
 from emulator.machine.lcd import LCD
 from emulator.machine.memmap import CARD_SIZES_KB, Bus
 from emulator.machine.timers import Buzzer, Timers
-from pc1360.facts import CYCLES_PER_SECOND, DIM_PTR, SYSTEM_RAM
+from pc1360.facts import BANK_COUNT, CYCLES_PER_SECOND, DIM_PTR, SYSTEM_RAM
 from pc1360.ramcard import program_writes
 
 SLICE = 2_560  # cycles per engine call (10 ms): the granularity of OFF and of the key driver
@@ -128,8 +128,8 @@ class PC1360:
             else:
                 self.cycles += self.engine.run(budget)
             self.sio.poll()
-        if self._card_store and self._card_store.due():
-            self.save_card()
+        if self._card_store:
+            self._card_store.autosave(self.card_data, self.power_state)
         return n + (self.cycles - target)
 
     def run_for(self, seconds):
@@ -257,6 +257,9 @@ class PC1360:
         name, bank, strobe, ia_out, ib_out, fo, control = _STATE_HEADER.unpack_from(state)
         if name.rstrip(b"\0") != self.engine.name.encode():
             raise ValueError(f"machine state of another engine ({name.rstrip(bytes(1)).decode(errors='replace')})")
+        # checked before anything changes: the bank register only ever holds 0-7
+        if bank >= BANK_COUNT:
+            raise ValueError(f"machine state names ROM bank {bank} (there are {BANK_COUNT})")
         self.engine.resume(state[size:])
         self.mem[_SYSTEM_RAM] = state[_STATE_HEADER.size:size]
         bus = self.bus

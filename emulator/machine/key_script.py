@@ -9,10 +9,12 @@ import re
 from dataclasses import dataclass
 
 from emulator.machine.key_matrix import KEY_BY_NAME, SHIFTED_CHARS
+from pc1360.digits import bounded_int, shown
 
 NAMED_KEYS = ("ENTER", "DEF", "SHIFT", "SML", "MODE", "BRK", "CLS", "UP", "DOWN", "LEFT",
               "RIGHT", "INS", "DEL", "OFF", "SPACE", "KANA")
-_BRACE = re.compile(r"\{([A-Z]+)(?: (\d+))?\}")
+_BRACE = re.compile(r"\{([A-Z]+)(?: ([0-9]+))?\}")
+MAX_WAIT = 36_000  # tenths of a second: an hour's pause is the longest a script may ask
 
 
 class KeyScriptError(ValueError):
@@ -41,6 +43,14 @@ def _char_steps(char):
     return None
 
 
+def _tenths(digits, pos):
+    value = bounded_int(digits, MAX_WAIT)
+    if value is None:
+        raise KeyScriptError(f"{{WAIT {shown(digits)}}} at position {pos}: at most {MAX_WAIT} "
+                             "tenths of a second")
+    return value
+
+
 def parse(script):
     """The steps of `script`: a list of Tap and Wait."""
     steps = []
@@ -53,7 +63,7 @@ def parse(script):
                 raise KeyScriptError(f"unterminated or malformed {{...}} at position {pos}: {script[pos:pos + 12]!r}")
             name, number = match.groups()
             if name == "WAIT" and number is not None:
-                steps.append(Wait(int(number) / 10))
+                steps.append(Wait(_tenths(number, pos) / 10))
             elif name in NAMED_KEYS and number is None:
                 steps.append(Tap(name))
             else:

@@ -7,9 +7,10 @@ a whole card image. Format errors are pc1360.errors.FormatError, a ValueError.
 
 from pathlib import Path
 
+from pc1360.detect import detect_kind, image_of
+from pc1360.errors import FormatError
 from pc1360.facts import END_PTR, SYSTEM_END_COPY
 from pc1360.ramcard import read_card
-from pc1360.tape import program_from_tape
 from pc1360.tokenizer import tokenize
 
 SUFFIXES = (".bas", ".img", ".ram", ".tap", ".wav")
@@ -21,19 +22,23 @@ FIRMWARE_CARD_MARK = bytes((0x20, 0x21, 0x22, 0x23, 0x24, 0x25))
 
 def read_program(path):
     """("image", program lines) or ("card", card bytes) for `path`. ValueError (with the
-    reason) for a file that is not a program; OSError when it cannot be read."""
+    reason) for a file that is not a program; OSError when it cannot be read. A stored
+    program is checked as `pc1360 list` checks it (its kind told by its content), so
+    what list refuses is never put on the card."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise ValueError(f"no reader for {suffix or 'files without a suffix'} (known: {' '.join(SUFFIXES)})")
     blob = path.read_bytes()
-    if suffix == ".ram":
-        return "card", blob
-    if suffix == ".img":
-        return "image", blob
     if suffix == ".bas":
         return "image", tokenize(blob)  # FormatError is a ValueError naming line and column
-    return "image", program_from_tape(blob, kind=suffix.lstrip("."))
+    kind = detect_kind(blob, hint=suffix.lstrip("."))
+    image = image_of(kind, blob)  # FormatError names the damage
+    if kind == "ram":
+        return "card", blob  # a card may hold no program: it is loaded for its memory
+    if not image:
+        raise FormatError("no program lines in the file", offset=0)
+    return "image", image
 
 
 def load_file(machine, path):

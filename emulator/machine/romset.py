@@ -6,7 +6,9 @@ copies a verified set into the user data directory, and the emulator reads them 
 """
 
 import hashlib
+import os
 import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,15 +87,21 @@ def audit(directory):
         if path is None:
             results.append((rom, None, "missing"))
             continue
-        data = path.read_bytes()
-        if len(data) != rom.size:
-            status = f"wrong size ({len(data)} bytes, expected {rom.size})"
-        elif _sha1(data) != rom.sha1:
-            status = f"wrong SHA-1 ({_sha1(data)}, expected {rom.sha1})"
-        else:
-            status = "ok"
-        results.append((rom, path, status))
+        results.append((rom, path, _status(rom, path)))
     return results
+
+
+def _status(rom, path):
+    try:
+        size = path.stat().st_size  # before reading: a wrong file may be of any size
+        data = path.read_bytes() if size == rom.size else b""
+    except OSError as exc:
+        return f"unreadable ({exc.strerror or exc})"
+    if size != rom.size:
+        return f"wrong size ({size} bytes, expected {rom.size})"
+    if _sha1(data) != rom.sha1:
+        return f"wrong SHA-1 ({_sha1(data)}, expected {rom.sha1})"
+    return "ok"
 
 
 def _problems(directory, results):
@@ -119,16 +127,73 @@ def load(directory):
 
 def install(source, destination=None):
     """Verify the set in `source` and copy it, under the canonical names, to `destination`
-    (default: the user data directory). Returns the destination."""
+    (default: the user data directory). Returns the destination.
+
+    All or nothing: the files go to a new directory beside the destination, are verified
+    there, and only then does that directory take the destination's place, so a full disk
+    or an interrupted copy leaves any earlier install as it was. A destination that holds
+    anything but a ROM set is refused rather than replaced."""
     results = audit(source)
     problem = _problems(source, results)
     if problem:
         raise RomError(problem)
     destination = Path(destination) if destination else user_rom_dir()
-    destination.mkdir(parents=True, exist_ok=True)
-    for rom, path, _status in results:
-        shutil.copyfile(path, destination / rom.name)
+    if destination.exists() or destination.is_symlink():
+        _check_replaceable(destination)
+        if os.path.samefile(source, destination):
+            return destination  # verified above: the set is installed already
+    try:
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{destination.name}-new-", dir=destination.parent))
+    except OSError as exc:
+        raise RomError(f"cannot install to {destination}: {exc.strerror or exc}") from None
+    try:
+        for rom, path, _status in results:
+            _copy(path.read_bytes(), staging / rom.name)
+        problem = _problems(staging, audit(staging))  # the copies, as they are on the disk
+        if problem:
+            raise RomError(f"the copy went wrong, nothing was installed:\n{problem}")
+        _swap_in(staging, destination)
+    except OSError as exc:
+        raise RomError(f"cannot install to {destination}: {exc.strerror or exc}; "
+                       "any set installed there before is unchanged") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return destination
+
+
+def _check_replaceable(destination):
+    if destination.is_symlink() or not destination.is_dir():
+        raise RomError(f"{destination} is not a directory: move it away to install the ROM set there")
+    names = {rom.name for rom in PC1360_ROMS}
+    others = sorted(p.name for p in destination.iterdir()
+                    if p.name not in names or p.is_symlink() or not p.is_file())
+    if others:
+        raise RomError(f"{destination} holds other things than a ROM set ({', '.join(others)}): "
+                       "move them away to install there")
+
+
+def _copy(data, path):
+    with open(path, "xb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+
+
+def _swap_in(staging, destination):
+    """Put the verified `staging` directory in the place of `destination` (if any)."""
+    if not destination.exists():
+        os.rename(staging, destination)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{destination.name}-old-", dir=destination.parent))
+    os.rename(destination, old / destination.name)
+    try:
+        os.rename(staging, destination)
+    except OSError:
+        os.rename(old / destination.name, destination)
+        raise
+    finally:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def resolve_dir(explicit=None):

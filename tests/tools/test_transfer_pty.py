@@ -134,7 +134,7 @@ def test_send_gives_crlf_lines_and_0x1a_and_prints_the_open_statement(pty, tmp_p
     assert status == 0, err
     assert bytes(calc.received) == b'10 PRINT "HI"\r\n20 GOTO 10\r\n\x1a'
     assert 'type: OPEN "1200,N,8,1,A,L,&1A"  then  LOAD' in out
-    assert "100%" in err and "sent 2 lines, 28 bytes" in err  # stderr is no TTY: one plain line
+    assert "100%" in err and "wrote 2 lines, 28 bytes into the pseudo-terminal" in err  # one plain line
 
 
 def test_send_with_other_settings_and_cr_line_ends(pty, tmp_path, capsys):

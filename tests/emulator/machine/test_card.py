@@ -69,11 +69,26 @@ def test_unchanged_card_is_not_rewritten(tmp_path):
     assert path.stat().st_mtime == 0
 
 
-def test_timer_save_is_due_after_the_interval(tmp_path, monkeypatch):
+def test_timer_save_comes_after_the_interval(tmp_path, monkeypatch):
     store = CardStore(tmp_path / "c.bin", 8)
-    assert not store.due()
+    store.autosave(lambda: bytes(8192), lambda: None)
+    assert not store.path.exists()
     monkeypatch.setattr(card, "SAVE_INTERVAL", 0.0)
-    assert store.due()
+    store.autosave(lambda: bytes(8192), lambda: None)
+    assert store.path.exists()
+
+
+def test_a_failing_timer_save_does_not_stop_the_machine(tmp_path, monkeypatch):
+    store = CardStore(tmp_path / "c.bin", 8)
+    monkeypatch.setattr(card, "SAVE_INTERVAL", 0.0)
+
+    def full(*_args, **_kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(card, "write_atomic", full)
+    store.autosave(lambda: bytes(8192), lambda: None)  # no exception
+    with pytest.raises(OSError, match="No space"):
+        store.save(bytes(8192))
 
 
 def test_default_path_is_in_the_user_data_directory(monkeypatch, tmp_path):

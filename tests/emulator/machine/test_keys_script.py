@@ -38,3 +38,13 @@ def test_quoted_program_line():
 def test_bad_scripts_name_the_problem(script):
     with pytest.raises(KeyScriptError):
         parse(script)
+
+
+@pytest.mark.parametrize("digits", ["1" * 5000, "36001", "0" * 4000 + "36001"])
+def test_a_wait_too_long_is_refused_by_name(digits):
+    with pytest.raises(KeyScriptError, match=r"at most 36000 tenths"):
+        parse(f"{{WAIT {digits}}}")
+
+
+def test_a_wait_with_leading_zeros_is_its_value():
+    assert parse("{WAIT " + "0" * 5000 + "36000}") == [Wait(3600.0)]
