@@ -9,7 +9,7 @@ After CURSOR x,y (or CURSOR n, the n-th of the 96 cells) PRINT writes there with
 clearing the line. USING: `#` digit places, `.` the point, `&` string places.
 """
 
-from decimal import ROUND_DOWN, Decimal
+from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
 from emulator.builtin import bcd
 from emulator.builtin.basic_errors import ILLEGAL, SYNTAX, USING, BasicError
@@ -79,6 +79,16 @@ def format_using(using, value):
     return _format_using(fmt, value)
 
 
+def _cut(value, places):
+    """`value` cut to `places` decimals; a number whose digits cannot all be kept that
+    way is far wider than any format: ERROR 7 (USING "###.##" with 1E99 on the
+    firmware engine, case USING_huge_number)."""
+    try:
+        return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_DOWN)
+    except InvalidOperation:
+        raise BasicError(USING) from None
+
+
 def _format_exponent(fmt, value):
     """USING with `^`: one digit before the point, the format's decimals, then E and
     a signed two-digit exponent (`##.##^` shows 1234.5 as ` 1.23E 03`)."""
@@ -88,7 +98,7 @@ def _format_exponent(fmt, value):
     else:
         exp = value.adjusted()
         mantissa = value.scaleb(-exp)
-    cut = mantissa.quantize(Decimal(1).scaleb(-places), rounding=ROUND_DOWN)
+    cut = _cut(mantissa, places)
     digits = f"{abs(cut):f}".encode("ascii")
     mark = b"-" if exp < 0 else b" "
     return (b"-" if cut < 0 else b" ") + digits + b"E" + mark + b"%02d" % abs(exp)
@@ -106,7 +116,7 @@ def _format_using(fmt, value):
         return _format_exponent(fmt, value)
     head, point, tail = fmt.partition(b".")
     places = tail.count(b"#")
-    cut = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_DOWN)
+    cut = _cut(value, places)
     digits = f"{abs(cut):f}".encode("ascii")
     whole = digits.split(b".")[0]
     if len(whole) + 1 > head.count(b"#"):
