@@ -74,7 +74,6 @@ class Window:
         pygame.key.set_repeat(*KEY_REPEAT)
         pygame.key.start_text_input()
         self.sound = Sound(muted=bool(getattr(args, "mute", False)))
-        self._keywait_bus = None
         self._keywait_count = None
         self._keywait_recent = False
         self._keywait_seen = -KEYWAIT_STALE
@@ -85,7 +84,7 @@ class Window:
         self.paused = False
         self.help = False
         self.running = True
-        self.now = self._machine_now()
+        self.now = machine.now()
         self.frames = 0
         self.lcd_draws = 0
         self.first_frame_seconds = None
@@ -107,21 +106,12 @@ class Window:
         if self.sound.notice:
             self.show_message(self.sound.notice.removeprefix("pc1360: "))
 
-    # -- machine access (tolerant of engines and fakes without the optional parts) --------
-    def _machine_now(self):
-        now = getattr(self.machine, "now", None)
-        return now() if callable(now) else getattr(self.machine, "cycles", 0)
-
+    # -- machine access -------------------------------------------------------------------
     def _key_wait_ready(self):
-        """A predicate "a key pressed now will be seen", when the machine counts its
-        firmware's key-wait strobes (bus.keywait_count): the firmware was in that loop during
-        the last frames, or has not been in it for a while (it runs a program). So a press
-        waits while the firmware is briefly busy at the prompt."""
-        bus = getattr(self.machine, "bus", None)
-        if getattr(bus, "keywait_count", None) is None:
-            return None
-        self._keywait_bus = bus
-
+        """A predicate "a key pressed now will be seen", from the key-wait strobes the bus
+        counts (bus.keywait_count; both engines write them): the machine was in its key-wait
+        loop during the last frames, or has not been in it for a while (it runs a program).
+        So a press waits while the machine is briefly busy at the prompt."""
         def ready(now):
             return self._keywait_recent or now - self._keywait_seen > KEYWAIT_STALE
 
@@ -130,7 +120,7 @@ class Window:
     def _track_keywait(self):
         """After each run (a frame or a turbo slice, several times the loop's 1547-cycle
         strobe period): did the firmware wait for a key in it, and when it last did."""
-        count = self._keywait_bus.keywait_count
+        count = self.machine.bus.keywait_count
         self._keywait_recent = count != self._keywait_count
         if self._keywait_recent:
             self._keywait_count = count
@@ -138,9 +128,8 @@ class Window:
 
     def _display_state(self):
         """What the LCD shows depends on: display RAM and whether the display is on."""
-        lcd = getattr(self.machine, "lcd", None)
         mem = self.machine.mem
-        return (getattr(lcd, "enabled", True), mem[SYMBOL_BYTE],
+        return (self.machine.lcd.enabled, mem[SYMBOL_BYTE],
                 b"".join([mem[part] for part in DISPLAY_SLICES]))
 
     # -- layout on screen -------------------------------------------------------------------
@@ -329,21 +318,17 @@ class Window:
             budget = int(self._budget_rest)
             self._budget_rest -= budget
             self._run(budget)
-        self.now = max(self.now, self._machine_now())
+        self.now = max(self.now, self.machine.now())
         self._play(start)
         return self.now - start
 
     def _run(self, cycles):
         self.feeder.update(self.now)
         self.now += self.machine.run_cycles(cycles) or cycles
-        if self._keywait_bus is not None:
-            self._track_keywait()
+        self._track_keywait()
 
     def _play(self, start):
-        buzzer = getattr(self.machine, "buzzer", None)
-        if buzzer is None:
-            return
-        transitions = buzzer.take_transitions(self.now)
+        transitions = self.machine.buzzer.take_transitions(self.now)
         if self.turbo:
             # emulated time runs faster than the sound card: keep the level, skip the sound
             if transitions:
@@ -427,11 +412,9 @@ class Window:
     def close(self):
         """Save the RAM card and shut pygame down."""
         self.feeder.release_all()
-        store = getattr(self.machine, "card_store", None)
-        if store is not None:
-            save = getattr(self.machine, "save_card", None)
+        if self.machine.card_store is not None:
             try:
-                save() if save else store.save(self.machine.card_data())
+                self.machine.save_card()
             except OSError as exc:
                 print(f"pc1360: could not save the RAM card: {exc}", file=sys.stderr)
         self.sound.close()

@@ -43,8 +43,9 @@ class FakeStore:
 
 
 class FakeMachine:
-    """mem with display RAM, pixels()/symbols() decoded as hardware.md §3.4 says,
-    press/release logged with the cycle, run_cycles counting cycles."""
+    """What the window uses of a PC1360: mem with display RAM, pixels()/symbols() decoded
+    as hardware.md §3.4 says, press/release logged with the cycle, run_cycles counting
+    cycles and, while `waiting`, the key-wait strobes the bus counts (bus.keywait_count)."""
 
     SYMBOL_BITS = {0: "SHIFT", 1: "DEF", 4: "RUN", 5: "PRO", 6: "JAPAN", 7: "SML"}
 
@@ -58,11 +59,15 @@ class FakeMachine:
         self.card_store = FakeStore()
         self.loaded = []
         self.resets = 0
+        self.bus = SimpleNamespace(keywait_count=0)
+        self.waiting = True
 
     def now(self):
         return self.cycles
 
     def run_cycles(self, n):
+        if self.waiting:
+            self.bus.keywait_count += n // 1547
         self.cycles += n
         return n
 
@@ -91,6 +96,9 @@ class FakeMachine:
 
     def card_data(self):
         return bytes(self.mem[0x8000:])
+
+    def save_card(self):
+        self.card_store.save(self.card_data())
 
     def load_program(self, image):
         self.loaded.append(bytes(image))
@@ -236,22 +244,8 @@ def test_lone_shift_tap_is_the_machine_shift(window, machine):
     assert machine.keys_seen() == [("press", "SHIFT"), ("release", "SHIFT")]
 
 
-class KeyWaitMachine(FakeMachine):
-    """Counts key-wait strobes (bus.keywait_count) while `waiting`, like the firmware's loop."""
-
-    def __init__(self):
-        super().__init__()
-        self.bus = SimpleNamespace(keywait_count=0)
-        self.waiting = True
-
-    def run_cycles(self, n):
-        if self.waiting:
-            self.bus.keywait_count += n // 1547
-        return super().run_cycles(n)
-
-
 def test_typed_key_waits_while_the_firmware_is_busy_at_the_prompt():
-    machine = KeyWaitMachine()
+    machine = FakeMachine()
     window = Window(machine, SimpleNamespace(zoom=1))
     try:
         run_frames(window, 3)
@@ -268,7 +262,7 @@ def test_typed_key_waits_while_the_firmware_is_busy_at_the_prompt():
 
 
 def test_typed_key_goes_straight_in_while_a_program_runs():
-    machine = KeyWaitMachine()
+    machine = FakeMachine()
     window = Window(machine, SimpleNamespace(zoom=1))
     try:
         machine.waiting = False  # a program polling INKEY$: no key-wait loop at all
