@@ -43,7 +43,7 @@ class FakeStore:
 
 
 class FakeMachine:
-    """mem with display RAM, pixels()/symbols() decoded as hardware.md §3.4 says,
+    """mem with display RAM, pixels()/symbols() decoded as docs/hardware.md §5.1, §5.4 say,
     press/release logged with the cycle, run_cycles counting cycles."""
 
     SYMBOL_BITS = {0: "SHIFT", 1: "DEF", 4: "RUN", 5: "PRO", 6: "JAPAN", 7: "SML"}
