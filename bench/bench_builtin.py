@@ -3,7 +3,7 @@
 Runs a few small loops through BuiltinEngine.run() (the engine of a PC1360 facade, which
 is not run itself) and prints statements per wall second for each (and per CPU second).
 The goal for simple statements is 200,000/s;
-the real PC-1360 manages about 60 (hardware.md §9: ~30 loops of `A=A+1:GOTO 10` per
+the real PC-1360 manages about 60 (docs/basic_language.md §6: ~30 loops of `A=A+1:GOTO 10` per
 second).
 
     python bench/bench_builtin.py [seconds per loop]

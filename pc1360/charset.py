@@ -1,4 +1,4 @@
-"""PC-1360 character codes <-> Unicode (basic_format.md §1.10).
+"""PC-1360 character codes <-> Unicode (docs/stored_format.md §5).
 
 Codes 0x20-0x7E are ASCII except 0x5C, which the machine shows as the yen sign, and 0x7E,
 an overline (the JIS X 0201 Roman set). 0xA1-0xDF are half-width katakana; 0xF1-0xFC the

@@ -16,7 +16,7 @@ BANK_SIZE = 0x4000
 BANK_COUNT = 8
 CARD_WINDOW = 0x8000                   # the RAM card slot, to 0xFFFF
 
-# ---- display RAM (tests/emulator/test_lcd.py): five blocks of 30 dot columns, each a
+# ---- display RAM (tests/emulator/machine/test_lcd.py): five blocks of 30 dot columns, each a
 # byte of 8 dots with bit 0 at the top; each block's second half mirrors its first
 LCD_BASE = 0x2800
 LCD_LAST = 0x33FF                      # end of the region the mirroring applies to
@@ -37,8 +37,8 @@ SYMBOL_BITS = {0: "SHIFT", 1: "DEF", 2: "PRINT", 3: "BIT3", 4: "RUN", 5: "PRO", 
                7: "SML"}
 SYSTEM_RAM = (LCD_BASE, BANK_WINDOW)   # display and system RAM, kept while the machine is off
 
-# ---- keyboard (tests/emulator/test_keyboard.py, test_machine_bus.py): a K-row number
-# written to the strobe selects that row
+# ---- keyboard (tests/emulator/machine/test_keyboard.py, test_machine_bus.py): a K-row
+# number written to the strobe selects that row
 KEY_STROBE_ADDR = 0x3E00               # the strobe answers in 0x3E00-0x3FFF
 KEYWAIT_STROBE = 0x3F                  # what the firmware's key-wait loop writes there
 
@@ -65,8 +65,8 @@ LINE_REF = 0x1F                        # 0x1F hi lo: a line number after GOTO/GO
 PREFIX = 0xFE                          # 0xFE code: a keyword
 MAX_LINE = 0xFEFF                      # 65279: a line number's high byte is never 0xFF
 
-# ---- the 15-pin SIO (tests/emulator/test_sio_pins.py, test_sio_firmware.py). SD and RD
-# carry the line inverted: the bit is 1 for a space (the start bit), 0 for a mark.
+# ---- the 15-pin SIO (tests/emulator/connectors/test_sio_pins.py, test_sio_firmware.py).
+# SD and RD carry the line inverted: the bit is 1 for a space (the start bit), 0 for a mark.
 FO_SD = 0x02                           # OUTF bit 1: SD, transmit data
 SIO_LATCH = 0x3800                     # latch in 0x3800-0x39FF: ER, RR, RS; bit 0 is the
                                        # 11-pin connector's BUSY

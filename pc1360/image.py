@@ -1,4 +1,4 @@
-"""Program lines and the program image (basic_format.md §1.4).
+"""Program lines and the program image (docs/stored_format.md §1.1).
 
 A line is stored as: line number (2 bytes, high first), LEN (bytes after LEN, the final
 0x0D included), the body, 0x0D. The *image* is the lines one after another, the layout of

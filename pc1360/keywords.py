@@ -1,8 +1,8 @@
 """The PC-1360 keyword table: 132 keywords, each stored as the two bytes 0xFE, code.
 
 keywords.csv lists them in the order of the ROM's own table (bank 0, &58E9), which is the
-order the ROM searches when it expands an abbreviation such as "P." (basic_format.md
-§1.1-1.3). This one table drives the tokenizer and the lister.
+order the ROM searches when it expands an abbreviation such as "P." (docs/stored_format.md
+§1.2). This one table drives the tokenizer and the lister.
 
 The column "typed" is 0 for the eight keywords the firmware does not recognise when a
 line is typed (WIDTH and the seven Kanji functions of the Japanese model): it stores
@@ -16,8 +16,7 @@ import io
 from dataclasses import dataclass
 from importlib import resources
 
-# LINE_REF only for emulator/builtin, which imports it from here until it uses pc1360.facts
-from pc1360.facts import LINE_REF, PREFIX  # noqa: F401
+from pc1360.facts import PREFIX
 
 
 @dataclass(frozen=True)
@@ -67,7 +66,7 @@ def abbreviations():
     A prefix equal to the whole name of the keyword it selects is not an abbreviation
     ("PRINT." is PRINT followed by a decimal point, as in PRINT .5). "OP.$" for OPEN$ is
     the one form with a character after the dot: OP. alone selects OPEN (bas2img accepts
-    it; basic_format.md §1.3).
+    it; docs/stored_format.md §1.2).
     """
     table = {}
     for keyword in TYPED:
@@ -90,7 +89,7 @@ ABBREVIATIONS = abbreviations()
 TYPED_COST = {k.code: typed_cost(k) for k in KEYWORDS}
 
 # Where the firmware stores a literal line number as 0x1F hi lo. Observed by typing into
-# the real firmware (they differ from PocketTools' rules in basic_format.md §1.5): after
+# the real firmware (they differ from PocketTools' rules in docs/stored_format.md §1.3): after
 # GOTO and GOSUB every comma-separated item of the statement that is a plain number; after
 # THEN, RESTORE, ARUN and AUTOGOTO only the first item. Never after RUN, LIST, LLIST,
 # CHAIN, DELETE or RENUM. The item must end at ",", ":" or the end of the line, and the

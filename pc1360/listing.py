@@ -1,4 +1,4 @@
-"""Stored program -> text, as the PC-1360 LIST shows it (hardware.md §9).
+"""Stored program -> text, as the PC-1360 LIST shows it (docs/stored_format.md §1.5).
 
 A line reads "10:PRINT "HI": GOTO 10": the line number and a colon, then the body. A
 keyword is followed by a space and, unless it starts the body or a space comes before

@@ -3,7 +3,7 @@
 The card sits at 0x10000 - size (0x8000 for 32 KB, 0xC000 for 16 KB, 0xE000 for 8 KB);
 smaller cards mirror through 0x8000-0xFFFF, so an address A is the card byte
 A & (size - 1). The program is 0xFF, the lines, 0xFF at card start + 0x30. Pointers
-(little-endian) that the firmware keeps (hardware.md §4, §9; basic_format.md §1.6):
+(little-endian) that the firmware keeps (docs/stored_format.md §2.2):
 
     0xFFD7 start (the leading 0xFF)    0xFFD9 end (the trailing 0xFF)
     0xFFDB start of the last MERGE block (the start, for a single program)

@@ -1,4 +1,4 @@
-"""The cassette record of a PC-1360 BASIC program, as bytes (basic_format.md §1.8).
+"""The cassette record of a PC-1360 BASIC program, as bytes (docs/stored_format.md §7).
 
 This is the byte stream CSAVE sends, also the PocketTools ".tap" file:
 
@@ -15,7 +15,7 @@ its low nibble dropping any carry.
 
 The real firmware's CLOAD (running in the emulator) loads records made here, checks the
 block checksums and takes a last block of exactly 120 bytes without its checksum
-(tests/pc1360/test_tape_firmware.py).
+(tests/emulator/machine/test_tape_firmware.py).
 """
 
 import io

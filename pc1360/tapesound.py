@@ -1,4 +1,4 @@
-"""Tape record bytes <-> audio samples (basic_format.md §1.8), and WAV file contents
+"""Tape record bytes <-> audio samples (docs/stored_format.md §7.1), and WAV file contents
 <-> samples (from a binary stream or bytes: opening files is left to the callers).
 
 Signal: a 1 bit is 8 cycles of 4 kHz, a 0 bit 4 cycles of 2 kHz, 2 ms either way. A byte

@@ -19,21 +19,6 @@ DISTINCT = ("CYCLES_PER_SECOND", "BANK_REGISTER", "LCD_BASE", "LCD_LAST", "SYMBO
 # Bytes of a stored line: too common to look for everywhere, so only where a byte is
 # compared with one (a hand-written token walk).
 TOKEN_BYTES = ("PREFIX", "LINE_REF", "QUOTE")
-# The built-in engine still writes these facts itself (it is being rewritten on another
-# branch); each module leaves this list when it imports pc1360.facts and
-# pc1360.token_walk instead.
-NOT_YET = (
-    "emulator/builtin/enter.py",
-    "emulator/builtin/expr.py",
-    "emulator/builtin/interp.py",
-    "emulator/builtin/listview.py",
-    "emulator/builtin/output.py",
-    "emulator/builtin/screen.py",
-    "emulator/builtin/serial_io.py",
-    "emulator/builtin/statements.py",
-    "emulator/builtin/stored_program.py",
-    "emulator/builtin/tape_io.py",
-)
 
 _FACT_NAMES = {name for name in vars(facts) if name.isupper()}
 _BY_VALUE = {getattr(facts, name): name for name in DISTINCT}
@@ -91,16 +76,9 @@ def _modules():
 
 
 def test_no_module_restates_a_fact():
-    found = [f"{name}:{line}: {what}" for name, source in _modules() if name not in NOT_YET
+    found = [f"{name}:{line}: {what}" for name, source in _modules()
              for line, what in restated_facts(source)]
     assert found == [], "import these from pc1360.facts:\n" + "\n".join(found)
-
-
-@pytest.mark.parametrize("name", NOT_YET)
-def test_modules_not_yet_converted_still_restate_facts(name):
-    """Keeps NOT_YET short: a module that no longer restates a fact must leave it."""
-    assert restated_facts((ROOT / name).read_text(encoding="utf-8")), \
-        f"{name} states no fact itself any more: remove it from NOT_YET"
 
 
 @pytest.mark.parametrize("source, found", [

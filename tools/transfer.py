@@ -5,7 +5,7 @@ plain LOAD and SAVE use it; LOAD "COM:" and SAVE "COM:" are syntax errors (ERROR
 there, as tests/tools/test_serial_firmware.py shows with the real firmware.
 SAVE sends the program as listing lines, "10 PRINT "HI": GOTO 10", each ended by the
 OPEN end-of-line code (C = CR, F = LF, L = CR+LF), then the end-of-file code 0x1A.
-LOAD reads such lines as if typed until 0x1A (basic_format.md §1.9).
+LOAD reads such lines as if typed until 0x1A (docs/stored_format.md §9).
 
 Handshake: while LOAD stores a line (0.05-0.35 s for the lines of a 3 KB program,
 measured on the emulated firmware) it pulls RR low, and bytes arriving then are lost;
@@ -75,7 +75,7 @@ class Settings:
 
     def open_statement(self):
         """What to type on the pocket: OPEN "baud,parity,bits,stop,code,eol,eof" with
-        code A (ASCII) and end of file &1A, the PC-1350/1360 form (basic_format.md §1.9)."""
+        code A (ASCII) and end of file &1A, the PC-1350/1360 form (docs/stored_format.md §9)."""
         return f'OPEN "{self.baud},{self.parity},{self.bits},{self.stop},A,{self.eol},&1A"'
 
 

@@ -1,18 +1,18 @@
 """The machine's error numbers, and the exceptions that carry them to the display.
 
-The numbers follow the PC-1401 list (basic_language.md §1.6); that each means the same
-on the PC-1360 is still to be checked against the firmware engine.
+The numbers follow the PC-1401 list; what falls under each on the PC-1360 was measured
+on the firmware engine (docs/basic_language.md §2).
 """
 
 SYNTAX = 1          # ERROR 1: syntax
 CALC = 2            # ERROR 2: calculation (overflow, division by zero, domain)
 ILLEGAL = 3         # ERROR 3: illegal argument, subscript out of range, DIM twice
 LINE = 4            # ERROR 4: line number too large or not found
-NESTING = 5         # ERROR 5: NEXT/RETURN without FOR/GOSUB, stack overflow
+NESTING = 5         # ERROR 5: NEXT/RETURN without FOR/GOSUB, stack overflow, READ past DATA
 MEMORY = 6          # ERROR 6: memory overflow
 USING = 7           # ERROR 7: PRINT USING format
 IO = 8              # ERROR 8: I/O device
-OTHER = 9           # ERROR 9: other (type mismatch, no DATA, ...)
+OTHER = 9           # ERROR 9: other (type mismatch, CONT with nothing stopped, ...)
 
 
 class BasicError(Exception):

@@ -1,6 +1,6 @@
 """The PC-1360's number: 10 BCD mantissa digits and a decimal exponent, in 8 bytes.
 
-Stored layout, nibble by nibble (derived from hardware.md §9: A=1 is
+Stored layout, nibble by nibble (docs/stored_format.md §4.1: A=1 is
 `00 00 10 00 00 00 00 00`, Z=-12.5 is `00 18 12 50 00 00 00 00`):
 
     byte 0    byte 1      bytes 2-6            byte 7
@@ -11,8 +11,9 @@ Stored layout, nibble by nibble (derived from hardware.md §9: A=1 is
   engine stores them.
 - S: sign nibble, 0 = positive, 8 = negative.
 - M0..M9: the mantissa digits, M0 the leading one (1 <= M0.M1...M9 < 10).
-- byte 7: not part of the value (the ROM's guard digits live in its registers);
-  array elements store only bytes 0-6 (hardware.md §4). Zero is all zero bytes.
+- byte 7: not part of the value (the ROM's guard digits live in its registers); an
+  array element keeps all 8 bytes too (DIM B(10) takes 7 + 11 * 8 = 95 bytes,
+  docs/stored_format.md §3.2). Zero is all zero bytes.
 
 Values are Python `Decimal`s of up to 12 digits inside the range (|x| < 1E100,
 anything below 1E-99 flushes to 0): the firmware engine keeps two guard digits

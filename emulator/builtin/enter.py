@@ -22,12 +22,12 @@ from emulator.builtin.listview import (
 from emulator.builtin.screen import COLS, NUL, ROWS
 from emulator.builtin.serial_io import close_port, end_latch, enter_cycles
 from emulator.builtin.states import Mode, State
-from emulator.builtin.stored_program import MAX_LINE
 from emulator.builtin.terminal import Recalled
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
 from emulator.builtin.typed import from_text, to_text, tokenize_body
 from pc1360.errors import FormatError
+from pc1360.facts import MAX_LINE, PREFIX
 from pc1360.image import Line
 from pc1360.listing import list_line
 from pc1360.tokenizer import tokenize_line
@@ -115,7 +115,7 @@ class TypedLines:
                                                    self.screen.scrolls, units)
             colon = first_colon(body)
             # (a calculation or an assignment runs up to the `:` first: _run_immediate)
-            if colon is not None and body[:1] == b"\xfe" and body[1:2][0] in self.interp.statements:
+            if colon is not None and body[0] == PREFIX and body[1] in self.interp.statements:
                 self.interp.start_immediate(body)       # the cursor goes to the `:`
                 self.interp.pos += colon
                 raise BasicError(SYNTAX)        # one statement per typed line
@@ -163,7 +163,7 @@ class TypedLines:
         interp = self.interp
         interp.start_immediate(body)
         first = interp.peek()
-        code = interp.mem[interp.pos + 1] if first == 0xFE else None
+        code = interp.mem[interp.pos + 1] if first == PREFIX else None
         mode = self.terminal.state.mode
         if code in interp.statements:
             # (PRINT # and INPUT # are tape statements: RUN mode takes them)

@@ -1,7 +1,7 @@
 """Expressions over tokenized bytes in RAM, with the machine's precedence: the one
 parser, which turns an expression into closures (nodes.py) once per place in RAM.
 
-Precedence, highest first (basic_language.md §1.1): parentheses, variables, functions,
+Precedence, highest first (docs/basic_language.md §3.1): parentheses, variables, functions,
 `^`, sign, `* /`, `+ -`, comparisons, NOT, AND, OR. So `-2^2` is -4, `INT 2.5^2` is 4
 (a function without parentheses takes one operand), `2^3^2` is 512 (`^` alone groups
 to the right), as the firmware engine computes them. Comparisons give
@@ -23,7 +23,11 @@ from decimal import Decimal
 from emulator.builtin import bcd, costs, nodes
 from emulator.builtin.basic_errors import ILLEGAL, NESTING, SYNTAX, BasicError
 from emulator.builtin.nodes import NUMBER, STRING, Node, to_int
-from emulator.builtin.token_codes import CODES, PI_CHAR, PREFIX, ROOT_CHAR
+from emulator.builtin.token_codes import CODES, PI_CHAR, ROOT_CHAR
+from pc1360.facts import CR, PREFIX, QUOTE
+
+STATEMENT_END = (0x3A, CR)     # ':' or the line's end (bound once: the loop tests it often)
+STRING_END = (QUOTE, CR)
 
 _NOT = CODES["NOT"]
 # one-operand functions: code -> (function, argument check, result kind)
@@ -89,7 +93,7 @@ _COMPARE_OPS = {op: Operator(_COMPARE_PREC, nodes.comparison(test), None, costs.
 _FUNCTION_COSTS = {CODES[name]: cycles for name, cycles in costs.FUNCTIONS.items()}
 _VALUE_COSTS = {CODES[name]: func for name, func in costs.VALUE_COSTS.items()}
 _ANGLE_VALUE_COSTS = {CODES[name]: func for name, func in costs.ANGLE_VALUE_COSTS.items()}
-_NOT_AFTER_LITERAL = frozenset(range(0x41, 0x5B)) | frozenset(range(0x61, 0x7B)) | {0x22}
+_NOT_AFTER_LITERAL = frozenset(range(0x41, 0x5B)) | frozenset(range(0x61, 0x7B)) | {QUOTE}
 CACHE_LIMIT = 4096          # compiled expressions kept before the cache starts afresh
 _LOOKAHEAD = 3              # bytes past its end that a parse may have looked at
 
@@ -177,16 +181,16 @@ class Scanner:
 
     def at_end(self):
         """True at the end of a statement (':' or the line's 0x0D)."""
-        return self.peek() in (0x3A, 0x0D)
+        return self.peek() in STATEMENT_END
 
     def string_literal(self):
         """A quoted string; a missing closing quote ends at the line's end."""
         mem = self.mem
         start = pos = self.pos + 1
-        while mem[pos] not in (0x22, 0x0D):
+        while mem[pos] not in STRING_END:
             pos += 1
         value = bytes(mem[start:pos])
-        self.pos = pos + 1 if mem[pos] == 0x22 else pos
+        self.pos = pos + 1 if mem[pos] == QUOTE else pos
         return value
 
     def variable_name(self):
@@ -268,7 +272,7 @@ class _Parser(Scanner):
 
     def nest(self):
         """One more open parenthesis or function: the machine allows 16
-        (basic_language.md §1.1)."""
+        (docs/basic_language.md §3.3)."""
         self.depth += 1
         if self.depth > NEST_LIMIT:
             raise _Stop(NESTING, self.pos)
@@ -355,7 +359,7 @@ class _Parser(Scanner):
         byte = self.peek()
         if byte in _DIGITS or byte == 0x2E:
             return self.number_literal()
-        if byte == 0x22:
+        if byte == QUOTE:
             value = self.string_literal()
             self.cost += costs.STRING_LITERAL + len(value) * costs.STRING_CHAR
             return nodes.constant(value)
@@ -525,7 +529,7 @@ class _Parser(Scanner):
 
 
 def _line_end(mem, pos):
-    while pos < len(mem) - 1 and mem[pos] != 0x0D:
+    while pos < len(mem) - 1 and mem[pos] != CR:
         pos += 1
     return pos
 

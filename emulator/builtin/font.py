@@ -1,7 +1,7 @@
 """The built-in engine's own 5x7 character glyphs, drawn here as data.
 
 Each glyph is seven rows of five dots ('#' lit), top row first. `column_bytes` turns
-them into the LCD's form: five column bytes, bit 0 the top dot (hardware.md §3.4).
+them into the LCD's form: five column bytes, bit 0 the top dot (docs/hardware.md §5.1).
 These shapes are ours; the ROM's font table must never be copied into the project.
 Codes the firmware shows blank (control codes, 0x7F, 0x80, 0xA0, 0xFD-0xFF) have no
 glyph here, nor have 0x81-0x9F and 0xE0-0xEF: each starts a two-byte (kanji) character

@@ -1,5 +1,5 @@
 """EngineHost: all the built-in engine uses of its machine (PC1360 provides it; the
-engine tests use tests/emulator/bare_machine.py, one complete fake of it).
+engine tests use tests/helpers/bare_machine.py, one complete fake of it).
 
 The engine keeps the machine's state in `mem` as the firmware does (program, variables,
 display RAM and its text buffer, status symbols); through the rest it reads the keys,

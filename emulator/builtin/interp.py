@@ -17,7 +17,14 @@ from operator import attrgetter
 
 from emulator.builtin import bcd, costs, nodes, random_numbers
 from emulator.builtin.basic_errors import LINE, NESTING, OTHER, SYNTAX, BasicError
-from emulator.builtin.expr import CACHE_LIMIT, UPPER, Scanner, compile_at
+from emulator.builtin.expr import (
+    CACHE_LIMIT,
+    STATEMENT_END,
+    STRING_END,
+    UPPER,
+    Scanner,
+    compile_at,
+)
 from emulator.builtin.nodes import small_int, to_int
 from emulator.builtin.run_state import (  # noqa: F401  (FORLoop: the engine imports it from here)
     ANSWER,
@@ -33,16 +40,16 @@ from emulator.builtin.statement_table import statement_table
 from emulator.builtin.statements import stmt_return
 from emulator.builtin.stored_program import Program
 from emulator.builtin.timing import CYCLES
-from emulator.builtin.token_codes import CODES, LINE_REF, PREFIX
+from emulator.builtin.token_codes import CODES
 from emulator.builtin.vars import NUM, Variables
-from pc1360.facts import END_PTR
+from pc1360.facts import CR, END_MARK, END_PTR, LINE_REF, MAX_LINE, PREFIX, QUOTE
 
 LET_COST = CYCLES["stmt_let"]   # an assignment without LET, besides its expressions
 LINE_COST = CYCLES["line_step"]     # a step onto the next line more than a ':'
 PROGRAM_END_COST = CYCLES["program_end"]    # running off the program's end
 TRACE_CYCLES = CYCLES["trace"]      # TRON's `line:` (and DOWN's stepping) ...
 TRACE_SCROLL_CYCLES = CYCLES["trace_scroll"]    # ... and its scrolling on the bottom line
-FOR_LIMIT = 5               # nesting limits (basic_language.md §1.1)
+FOR_LIMIT = 5               # nesting limits (docs/basic_language.md §3.3)
 GOSUB_LIMIT = 10
 
 
@@ -191,14 +198,14 @@ class Interpreter(Scanner):
     def enter_line(self, addr):
         """Continue at the line record at `addr`; the program's end mark ends the run."""
         mem = self.mem
-        if addr is None or addr >= (mem[END_PTR] | mem[END_PTR + 1] << 8) or mem[addr] == 0xFF:
+        if addr is None or addr >= (mem[END_PTR] | mem[END_PTR + 1] << 8) or mem[addr] == END_MARK:
             self.finish()
             return
         state = self.state
         state.line = mem[addr] << 8 | mem[addr + 1]
         state.line_addr = addr
         state.pos = addr + 3
-        if mem[addr + 3] == 0x22:           # a label is not a statement
+        if mem[addr + 3] == QUOTE:           # a label is not a statement
             self.string_literal()
             self.accept(0x3A)
         state.jumped = True
@@ -228,7 +235,7 @@ class Interpreter(Scanner):
         if byte == 0x3A:
             state.pos += 1
             byte = self.peek()
-        if byte == 0x0D:
+        if byte == CR:
             if state.line_addr is None:
                 self.finish()
                 return LINE_COST
@@ -281,7 +288,7 @@ class Interpreter(Scanner):
         number; a RETURN to the end of a line goes on to the next line unseen (as
         the firmware engine shows)."""
         returned = entry.handler is stmt_return
-        if returned and self.line_addr is not None and self.peek() == 0x0D:
+        if returned and self.line_addr is not None and self.peek() == CR:
             self.skip_trace = True
         if (self.jumped or returned) and old_line and self.running and self.pending is None:
             self.pending = ("trace", old_line)
@@ -339,7 +346,7 @@ class Interpreter(Scanner):
         value = self.expression()
         if isinstance(value, bytes):
             return ("label", value)
-        if not 1 <= value <= 65279:
+        if not 1 <= value <= MAX_LINE:
             raise BasicError(LINE)
         return ("line", int(value))
 
@@ -367,7 +374,7 @@ class Interpreter(Scanner):
             addr = self.program.find_label(value)
             number = self.mem[addr] << 8 | self.mem[addr + 1]
             self.cost += self.program.lines_passed(number, 0) * per_line
-        if line_end and self.peek() != 0x0D:
+        if line_end and self.peek() != CR:
             raise BasicError(SYNTAX)
         self.mark_statement_end()
         self.enter_line(addr)
@@ -385,24 +392,28 @@ class Interpreter(Scanner):
             return
         mem = self.mem
         pos = self.pos
-        while mem[pos] != 0x0D:
+        while mem[pos] != CR:
             pos += 1
         self.pos = pos
 
     def skip_statement(self):
         """Go to the next ':' or the end of the line, stepping over strings, keyword
-        tokens and compiled line numbers (DATA, the unused part of ON ... GOTO)."""
+        tokens and compiled line numbers (DATA, the unused part of ON ... GOTO).
+
+        Not token_walk.walk: it runs in RAM from any position, often (READ looks for
+        DATA with it), steps over 0xFE with any code, and reads REM text like code (a
+        DATA after `REM A:` is found)."""
         mem = self.mem
         pos = self.pos
         while True:
             byte = mem[pos]
-            if byte in (0x3A, 0x0D):
+            if byte in STATEMENT_END:
                 break
-            if byte == 0x22:
+            if byte == QUOTE:
                 pos += 1
-                while mem[pos] not in (0x22, 0x0D):
+                while mem[pos] not in STRING_END:
                     pos += 1
-                if mem[pos] == 0x22:
+                if mem[pos] == QUOTE:
                     pos += 1
             elif byte == LINE_REF:
                 pos += 3
@@ -492,7 +503,7 @@ class Interpreter(Scanner):
     def _find_token_in_line(self, code):
         """From self.pos, the position after the next `FE code` on this line, or None."""
         mem = self.mem
-        while mem[self.pos] != 0x0D:
+        while mem[self.pos] != CR:
             if mem[self.pos] == PREFIX and mem[self.pos + 1] == code:
                 return self.pos + 2
             self.skip_statement()

@@ -4,9 +4,11 @@ for UP/DOWN (terminal.py pages with them)."""
 
 from emulator.builtin.screen import COLS, NUL, ROWS
 from emulator.builtin.typed import from_text
+from pc1360.facts import LINE_REF, PREFIX, QUOTE
 from pc1360.image import Line
-from pc1360.keywords import BY_CODE, BY_NAME, LINE_REF, PREFIX, REM
+from pc1360.keywords import BY_CODE, BY_NAME
 from pc1360.listing import list_line
+from pc1360.token_walk import KEYWORD, LINE_NUMBER, walk
 
 KEYWORD_NAMES = frozenset(name.encode("ascii") for name in BY_NAME)
 _WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ$")
@@ -19,19 +21,23 @@ def has_colon(body):
 
 
 def first_colon(body):
-    """The index of the first `:` outside strings in a tokenized line, or None."""
+    """The index of the first `:` outside strings in a tokenized line, or None.
+
+    Not token_walk.walk: REM text is read on here like code (a colon in it counts, a
+    quote in it opens a string), and the engine's behaviour for typed lines rests on
+    that."""
     in_string = False
     skip = 0
     for index, byte in enumerate(body):
         if skip:
             skip -= 1
-        elif byte == 0x22:
+        elif byte == QUOTE:
             in_string = not in_string
         elif in_string:
             continue
-        elif byte == 0x1F:
+        elif byte == LINE_REF:
             skip = 2
-        elif byte == 0xFE:
+        elif byte == PREFIX:
             skip = 1
         elif byte == 0x3A:
             return index
@@ -39,22 +45,26 @@ def first_colon(body):
 
 
 def ends_with_keyword(body):
-    """True if a tokenized line's last element is a keyword (0xFE code)."""
+    """True if a tokenized line's last element is a keyword (0xFE code).
+
+    Not token_walk.walk: here 0xFE with any byte after it, or none, counts as a keyword
+    (error_column hands in a body cut where the error stopped), which the walker
+    would read as two plain bytes."""
     in_string = False
     last = None
     index = 0
     while index < len(body):
         byte = body[index]
         step = 1
-        if byte == 0x22:
+        if byte == QUOTE:
             in_string = not in_string
-        elif not in_string and byte == 0xFE:
+        elif not in_string and byte == PREFIX:
             step = 2
-        elif not in_string and byte == 0x1F:
+        elif not in_string and byte == LINE_REF:
             step = 3
-        last = byte if not in_string or byte == 0x22 else None
+        last = byte if not in_string or byte == QUOTE else None
         index += step
-    return last == 0xFE
+    return last == PREFIX
 
 
 def wrap_listing(text, indent):
@@ -97,7 +107,7 @@ def _in_code(text, index):
     """True if `text[index]` of a listed line is outside strings and REM text."""
     in_string = False
     for offset, byte in enumerate(text[:index]):
-        if byte == 0x22:
+        if byte == QUOTE:
             in_string = not in_string
         elif not in_string and text[offset:offset + 4] == b"REM ":
             return False
@@ -111,25 +121,14 @@ def units_of(body, number=None):
     """A tokenized line as the firmware edits it: a keyword is one unit (its name as
     bytes), anything else one character code; with `number`, its digits come first."""
     units = list(str(number).encode("ascii")) if number is not None else []
-    index = 0
-    in_string = False
-    while index < len(body):
-        byte = body[index]
-        keyword = BY_CODE.get(body[index + 1]) if byte == PREFIX and index + 1 < len(body) \
-            and not in_string else None
+    for element in walk(body):
+        keyword = BY_CODE.get(element.value) if element.kind == KEYWORD else None
         if keyword is not None and keyword.typed:
             units.append(from_text(keyword.name))
-            index += 2
-            if keyword.code == REM:
-                units.extend(body[index:])      # REM text is plain characters
-                break
-        elif byte == LINE_REF and index + 2 < len(body) and not in_string:
-            units.extend(str(body[index + 1] << 8 | body[index + 2]).encode("ascii"))
-            index += 3
-        else:
-            units.append(byte)
-            in_string = in_string != (byte == 0x22)
-            index += 1
+        elif element.kind == LINE_NUMBER:
+            units.extend(str(element.value).encode("ascii"))
+        else:       # REM text, a string, a keyword never typed: plain characters
+            units.extend(body[element.start:element.end])
     return units
 
 
@@ -138,7 +137,11 @@ _NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.$")
 
 def last_element(body, end):
     """Where the last element before offset `end` of a tokenized line starts: a keyword,
-    a line reference, a string, a name or number, or any other character."""
+    a line reference, a string, a name or number, or any other character.
+
+    Not token_walk.walk: names and numbers run over several bytes, any 0xFE pair and
+    0x1F triple counts whole, and REM text is read like code, as the editor's cursor
+    has always been placed."""
     start = index = 0
     while index < end:
         start = index
@@ -147,8 +150,8 @@ def last_element(body, end):
             index += 2
         elif byte == LINE_REF:
             index += 3
-        elif byte == 0x22:
-            close = body.find(b'"', index + 1)
+        elif byte == QUOTE:
+            close = body.find(QUOTE, index + 1)
             index = len(body) if close < 0 else close + 1
         elif byte in _NAME:
             while index < end and body[index] in _NAME:

@@ -19,6 +19,7 @@ from emulator.builtin.screen import COLS, ROWS, close_text, split_row
 from emulator.builtin.serial_io import get_port
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
+from pc1360.facts import QUOTE
 
 WAIT_UNIT = CYCLES["wait_unit"]         # WAIT n shows for n of these
 PAUSE_CYCLES = CYCLES["pause"]
@@ -47,7 +48,7 @@ LINE_BOX_DOT_CYCLES = CYCLES["line_box_dot"]    # each dot of a box (B) or a fil
 GPRINT_NUMBER_CYCLES = CYCLES["gprint_number"]  # each number GPRINT draws
 GPRINT_ITEM_CYCLES = CYCLES["gprint_item"]      # each item after the first
 HALF = COLS // 2
-TEXT_CURSOR = 0xFD09        # CURSOR x, y (basic_language.md §1.7)
+TEXT_CURSOR = 0xFD09        # CURSOR x, y (docs/stored_format.md §2.3)
 GRAPHIC_CURSOR = 0xFEE8     # GCURSOR x, y as 16-bit words
 LINE_END = 0xFEEC           # where the last LINE ended
 _USING = CODES["USING"]
@@ -134,7 +135,7 @@ def print_fields(it):
     answer = None
     while not it.at_end():
         if it.accept_token(_USING):
-            set_using(it, it.string_literal() if it.peek() == 0x22 else None)
+            set_using(it, it.string_literal() if it.peek() == QUOTE else None)
             it.accept(0x3B)
             continue
         value = it.expression()
@@ -365,7 +366,7 @@ def stmt_input(it):
     items = []
     while True:
         prompt, keep = None, True
-        if it.peek() == 0x22:
+        if it.peek() == QUOTE:
             prompt = it.string_literal()
             if it.accept(0x2C):
                 keep = False

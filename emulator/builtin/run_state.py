@@ -10,11 +10,11 @@ from typing import NamedTuple
 from emulator.builtin import bcd
 
 INPUT_BUFFER = 0xFD20       # the 80-byte line buffer; immediate lines run from here
-RANDOM_SEED = 0xFDE0        # the ROM's random seed (hardware.md §4); our generator's state
+RANDOM_SEED = 0xFDE0        # the ROM's random seed (docs/stored_format.md §2.3); our generator's state
 # The last answer (8 bytes, stored form), which RUN mode's UP/DOWN type. Found on the
 # firmware engine: a typed calculation, a numeric assignment (array elements too) and
 # PRINT's or PAUSE's first number after its last `,` write it; FOR, NEXT, IF, INPUT,
-# LPRINT and strings do not. (READ writes it too there; stmt_read does not yet.)
+# LPRINT and strings do not; READ writes it too (interp.store_value).
 ANSWER = 0xFDE8
 ANSWER_END = ANSWER + 8
 # The ROM's pointer into the program line being run (little-endian): after each program

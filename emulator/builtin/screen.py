@@ -1,41 +1,54 @@
 """The 4 x 24 text display, drawn into the machine's display RAM.
 
-Layout (hardware.md §3.4 and §9): five blocks of 30 dot columns at 0x2800 + 0x200*b,
+Layout (docs/hardware.md §5.1, §5.2): five blocks of 30 dot columns at 0x2800 + 0x200*b,
 each byte a column of 8 dots with bit 0 at the top; text line L uses the block
 offsets 0x00/0x40/0x1E/0x5E; every block's +0x100 half mirrors the first, so both are
 written. Text cell c of a line covers dot columns x = 6 + 6c .. 6 + 6c + 4; columns
 0-5 and each cell's sixth column are left to graphics.
 
 The characters themselves are kept in the ROM's character buffer at 0xFD80 (4 rows
-of 24, basic_language.md §1.5), so the screen's text lives in RAM like everything
+of 24, docs/stored_format.md §2.3), so the screen's text lives in RAM like everything
 else and a program can PEEK it.
 """
 
 from dataclasses import dataclass
 
 from emulator.builtin import font
-from pc1360.facts import LCD_BASE, LCD_BLOCK_STEP, SYMBOL_BYTE, TEXT_BUFFER
+from pc1360.facts import (
+    CELL_PITCH,
+    GLYPH_WIDTH,
+    LCD_BASE,
+    LCD_BLOCK_COLUMNS,
+    LCD_BLOCK_STEP,
+    SYMBOL_BYTE,
+    TEXT_BUFFER,
+    TEXT_X0,
+)
+from pc1360.facts import LCD_HEIGHT as HEIGHT
+from pc1360.facts import LCD_LINE_OFFSETS as LINE_OFFSET
 from pc1360.facts import LCD_MIRROR as MIRROR
+from pc1360.facts import LCD_WIDTH as WIDTH
+from pc1360.facts import SYMBOL_BITS as _SYMBOL_NAMES
+from pc1360.facts import TEXT_COLUMNS as COLS
+from pc1360.facts import TEXT_ROWS as ROWS
 
-LINE_OFFSET = (0x00, 0x40, 0x1E, 0x5E)
-WIDTH, HEIGHT = 150, 32
-ROWS, COLS = 4, 24
-TEXT_X0 = 6                 # the first dot column a text cell uses
 SPACE, NUL = 0x20, 0x00     # the two blanks the text buffer holds
-SYMBOL_BITS = {"SHIFT": 0x01, "DEF": 0x02, "RUN": 0x10, "PRO": 0x20,
-               "JAPAN": 0x40, "SML": 0x80}
+# name -> its bit in SYMBOL_BYTE; bits the ROM was not seen to use are left out
+SYMBOL_BITS = {name: 1 << bit for bit, name in _SYMBOL_NAMES.items()
+               if name not in ("PRINT", "BIT3")}
 
 
 def column_address(x, line):
     """Address of the byte holding dot column x of text line `line` (0-3)."""
-    block, i = divmod(x, 30)
+    block, i = divmod(x, LCD_BLOCK_COLUMNS)
     return LCD_BASE + LCD_BLOCK_STEP * block + LINE_OFFSET[line] + i
 
 
 # All 150 column addresses of each line, and the 5 glyph columns of each cell.
 LINE_COLUMNS = tuple(tuple(column_address(x, line) for x in range(WIDTH))
                      for line in range(ROWS))
-CELL_COLUMNS = tuple(tuple(tuple(column_address(6 + 6 * c + i, line) for i in range(5))
+CELL_COLUMNS = tuple(tuple(tuple(column_address(TEXT_X0 + CELL_PITCH * c + i, line)
+                                   for i in range(GLYPH_WIDTH))
                            for c in range(COLS)) for line in range(ROWS))
 
 

@@ -1,8 +1,8 @@
 """OPEN / CLOSE / LOAD / SAVE over the 15-pin SIO for the built-in engine.
 
-The firmware (tests/emulator/test_sio_firmware.py, tests/tools/test_serial_firmware.py)
-sets the port up with OPEN "baud,parity,bits,stop,code,eol,eof" and then plain LOAD
-and SAVE use it. This module does the same on the same pins, through the machine's
+The firmware (tests/emulator/connectors/test_sio_firmware.py,
+tests/tools/test_serial_firmware.py) sets the port up with OPEN
+"baud,parity,bits,stop,code,eol,eof" and then plain LOAD and SAVE use it. This module does the same on the same pins, through the machine's
 bus, so that machine.sio (or any other wrapper of the bus) cannot tell the engines
 apart: SD is FO bit 1 and RD is INB bit 5 (both inverted: 1 = space), ER/RR/RS are
 0x3800 bits 1/2/3, CS is INB bit 6, CD INB bit 7.
@@ -42,20 +42,38 @@ Not yet here: LLIST on the SIO and the OPEN$ function.
 import re
 
 from emulator.builtin.basic_errors import IO, OTHER, SYNTAX, BasicError
-from emulator.builtin.stored_program import MAX_LINE
 from emulator.builtin.timing import CYCLES
-from emulator.builtin.token_codes import PREFIX
 from emulator.builtin.typed import to_text, tokenize_body
+from emulator.connectors.serial_line import SPACE, FrameFormat, frame_bits
 from pc1360 import charset
 from pc1360.errors import FormatError
+from pc1360.facts import (
+    CR,
+    DATA_BITS,
+    IB_CD,
+    IB_CS,
+    IB_RD,
+    LCD_MIRROR,
+    LINE_REF,
+    MAX_LINE,
+    PARITIES,
+    PREFIX,
+    QUOTE,
+    SIO_BAUDS,
+    SIO_EOF,
+    STOP_BITS,
+)
+from pc1360.facts import LATCH_ER as ER
+from pc1360.facts import LATCH_RR as RR
+from pc1360.facts import LATCH_RS as RS
+from pc1360.facts import SIO_BIT_CYCLES as BIT_CYCLES
+from pc1360.facts import SIO_EOL as EOL_BYTES
+from pc1360.facts import SIO_LATCH_SHADOW as LATCH_SHADOW
 from pc1360.image import Line
-from pc1360.keywords import BY_CODE, LINE_REF
+from pc1360.keywords import BY_CODE
 from pc1360.listing import list_line
 from pc1360.tokenizer import tokenize_line
 
-ER, RR, RS = 0x02, 0x04, 0x08
-IB_RD, IB_CS, IB_CD = 0x20, 0x40, 0x80
-BIT_CYCLES = {baud: CYCLES[f"sio_bit_{baud}"] for baud in (300, 600, 1200)}
 FRAME_GAP = CYCLES["sio_frame_gap"]         # a frame's end to the next start bit
 CR_EARLY, LF_EARLY, EOF_LATE = CYCLES["sio_cr_early"], CYCLES["sio_lf_early"], \
     CYCLES["sio_eof_late"]
@@ -76,21 +94,20 @@ LPRINT_FIRST = CYCLES["lprint_first"]
 LPRINT_GAP = {0x0D: CYCLES["lprint_gap_cr"], 0x0A: CYCLES["lprint_gap_lf"]}
 LPRINT_GAP_OTHER = CYCLES["lprint_gap"]
 LPRINT_DROP_EOL, LPRINT_DROP_OTHER = CYCLES["lprint_drop_eol"], CYCLES["lprint_drop_other"]
-EOL_CODES = {"C": 0x0D, "F": 0x0A, "L": 0x0A}
-EOL_BYTES = {"C": b"\r", "F": b"\n", "L": b"\r\n"}
+EOL_CODES = {letter: eol[-1] for letter, eol in EOL_BYTES.items()}   # ends a line LOAD gets
 MAX_TEXT = 80
 
 # (baud, parity, data bits, stop bits, code, end of line, end of file), open flag
-DEFAULT_PORT = ((1200, "N", 8, 1, "A", "C", 0x1A), False)
+DEFAULT_PORT = ((1200, "N", 8, 1, "A", "C", SIO_EOF), False)
 # The port's state lives in RAM, as the firmware's does, so that snapshots and the
 # power-off state keep it: 8 scratch bytes of display block 0x2C00 that no dot uses
 # (the firmware keeps its latch shadow at 0x2CBE nearby). Byte 0: 0x80 set once
 # OPEN has run, bit 0 the port is open; then baud / 100, parity, data bits, stop
 # bits, end-of-line letter, end-of-file code.
 PORT_RAM = 0x2CB0
-# The firmware's copy of the lines it holds up between transfers (ER once OPEN raised
-# it), nibbles swapped; a job's end, CLOSE, END and RUN write it back to the latch.
-LATCH_SHADOW = 0x2CBE
+# LATCH_SHADOW is the firmware's copy of the lines it holds up between transfers (ER once
+# OPEN raised it), nibbles swapped; a job's end, CLOSE, END and RUN write it back to the
+# latch.
 LATCH_BIT6 = 0x40           # CLOSE and END leave it set, RUN clears it (no SIO pin)
 
 # Cycles per line feature (see features()): constant, digits of the line number,
@@ -103,7 +120,11 @@ SAVE_LINE = tuple(CYCLES[f"save_line_{name}"] for name in _FEATURES)
 
 
 def features(number, body):
-    """The line's contents as counts, for the time models."""
+    """The line's contents as counts, for the time models.
+
+    Not token_walk.walk: this counts 0xFE with any byte after it as a keyword and a
+    0x1F as a line number however few bytes follow, as the models were fitted; the
+    walker would count a POKEd line's unknown codes as two plain bytes."""
     kw = kwidx = letters = other = strc = rem = refs = 0
     in_string = False
     i = 0
@@ -111,7 +132,7 @@ def features(number, body):
         c = body[i]
         if in_string:
             strc += 1
-            in_string = c != 0x22
+            in_string = c != QUOTE
             i += 1
             continue
         if c == PREFIX and i + 1 < len(body):
@@ -127,7 +148,7 @@ def features(number, body):
             refs += 1
             i += 3
             continue
-        if c == 0x22:
+        if c == QUOTE:
             in_string = True
             strc += 1
         elif 0x41 <= c <= 0x5A:
@@ -155,7 +176,7 @@ def save_text(number, body):
     in_string = False
     for escape, char in _PIECES.findall(listed):
         code = int(escape, 16) if escape else (charset.code_of(char) or 0x3F)
-        if code == 0x22:
+        if code == QUOTE:
             in_string = not in_string
         if not in_string and code == 0xFB:
             out += b" PI "
@@ -185,16 +206,16 @@ def parse_open(text, settings):
         except UnicodeDecodeError:
             raise BasicError(SYNTAX) from None
         if index == 0:
-            if value not in ("300", "600", "1200"):
+            if value not in [str(baud) for baud in SIO_BAUDS]:
                 raise BasicError(SYNTAX)
             new[0] = int(value)
         elif index == 1:
-            if value not in ("N", "E", "O"):
+            if value not in PARITIES:
                 raise BasicError(SYNTAX)
             new[1] = value
         elif index in (2, 3):
-            allowed = ("7", "8") if index == 2 else ("1", "2")
-            if value not in allowed:
+            allowed = DATA_BITS if index == 2 else STOP_BITS
+            if value not in [str(number) for number in allowed]:
                 raise BasicError(SYNTAX)
             new[index] = int(value)
         elif index == 4:
@@ -244,7 +265,7 @@ def get_port(mem):
 def set_port(mem, settings, is_open):
     baud, parity, bits, stops, _code, eol, eof = settings
     data = bytes((0x80 | is_open, baud // 100, ord(parity), bits, stops, ord(eol), eof))
-    for base in (PORT_RAM, PORT_RAM ^ 0x100):       # the block's mirror
+    for base in (PORT_RAM, PORT_RAM ^ LCD_MIRROR):  # the block's mirror
         mem[base:base + 7] = data
 
 
@@ -331,20 +352,16 @@ def stmt_save(it):
 
 # ---------------------------------------------------------------- the jobs
 
-def _frame_levels(value, bits, parity, stops):
-    levels = [1]                                    # start bit: space
-    data = [(value >> i) & 1 for i in range(bits)]
-    levels += [1 - b for b in data]                 # a 0 bit is space
-    if parity != "N":
-        bit = (sum(data) & 1) ^ (parity == "O")
-        levels.append(1 - bit)
-    return levels
+def _frame_levels(value, fmt):
+    """SD's levels for the start, data and parity bits of a frame (1 = space)."""
+    return [int(level == SPACE) for level in frame_bits(value, fmt)[:fmt.stop_index]]
 
 
 def _send_frame(pins, value, bit, bits, parity, stops):
     """One frame on SD; SD goes back to mark a little early for the stop bit(s)."""
-    frame = (1 + bits + (parity != "N") + stops) * bit
-    levels = _frame_levels(value & ((1 << bits) - 1), bits, parity, stops)
+    fmt = FrameFormat(data_bits=bits, parity=parity, stop_bits=stops)
+    frame = fmt.bits_per_frame * bit
+    levels = _frame_levels(value & ((1 << bits) - 1), fmt)
     for level in levels[:-1]:
         pins.sd(level)
         yield bit
@@ -361,7 +378,7 @@ def open_job(jobs, settings, cleared=False):
         pins.latch(0)
         yield OPEN_ER
     pins.latch(ER)
-    for base in (LATCH_SHADOW, LATCH_SHADOW ^ 0x100):   # (the block's mirror)
+    for base in (LATCH_SHADOW, LATCH_SHADOW ^ LCD_MIRROR):  # (the block's mirror)
         jobs.mem[base] = ER << 4
 
 
@@ -380,7 +397,7 @@ def save_job(jobs, settings):
     baud, parity, bits, stops, _code, eol, eof = settings
     pins = jobs.pins
     bit = BIT_CYCLES[baud]
-    frame = (1 + bits + (parity != "N") + stops) * bit
+    frame = FrameFormat(baud, bits, parity, stops).bits_per_frame * bit
     period = frame + FRAME_GAP
     program = jobs.interp.program
     mem = jobs.mem
@@ -392,7 +409,7 @@ def save_job(jobs, settings):
     for number, addr in program.lines():
         length = mem[addr + 2]
         body = bytes(mem[addr + 3:addr + 2 + length])
-        if body.endswith(b"\x0d"):
+        if body.endswith(bytes((CR,))):
             body = body[:-1]
         text = save_text(number, body)
         listing = model(SAVE_LINE, number, body)
@@ -401,7 +418,7 @@ def save_job(jobs, settings):
         for index, value in enumerate(text):
             plan.append((lead if index == 0 else period, value))
         for value in EOL_BYTES[eol]:
-            plan.append((period - (CR_EARLY if value == 0x0D else LF_EARLY), value))
+            plan.append((period - (CR_EARLY if value == CR else LF_EARLY), value))
     plan.append((period + EOF_LATE if plan else FIRST_LINE + SAVE_LINE[0], eof))
     sent = 0                                        # cycles since the last start bit
     for wait, value in plan:
@@ -440,11 +457,11 @@ def lprint_job(jobs, settings, text, numbers, newline):
 
 def load_job(jobs, settings):
     """LOAD: ER, wait for CD, RR; lines as typed until the end-of-file code."""
-    baud, parity, bits, _stops, _code, eol, eof = settings
+    baud, parity, bits, stops, _code, eol, eof = settings
     pins = jobs.pins
     bit = BIT_CYCLES[baud]
     end_code = EOL_CODES[eol]
-    byte_end = round((bits + (parity != "N") + 1.19) * bit) - RD_POLL // 2
+    byte_end = round((FrameFormat(baud, bits, parity, stops).stop_index + 0.19) * bit) - RD_POLL // 2
     pins.latch(ER)
     yield RR_DELAY
     while not pins.inb() & IB_CD:

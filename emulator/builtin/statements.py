@@ -12,6 +12,7 @@ from emulator.builtin.run_state import FORLoop
 from emulator.builtin.serial_io import end_latch
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
+from pc1360.facts import PREFIX
 
 _GOTO, _GOSUB, _THEN = CODES["GOTO"], CODES["GOSUB"], CODES["THEN"]
 _TO, _STEP = CODES["TO"], CODES["STEP"]
@@ -71,7 +72,7 @@ def stmt_if(it):
     if isinstance(condition, bytes):
         raise BasicError(OTHER)
     then = it.accept_token(_THEN)
-    if not then and it.peek() != 0xFE:
+    if not then and it.peek() != PREFIX:
         raise BasicError(SYNTAX)
     if not condition:
         it.skip_line()
@@ -79,7 +80,7 @@ def stmt_if(it):
     if then:
         # after THEN a keyword starts a statement; anything else is a line number or
         # label, so `THEN B=6` jumps to line (B=6): ERROR 4 on the firmware engine
-        if it.peek() != 0xFE:
+        if it.peek() != PREFIX:
             it.jump(it.target(), line_end=True)     # as GOTO: `THEN 45:END` is ERROR 1
             return
     # run the statement after THEN (or after the condition) as a fresh statement

@@ -1,4 +1,4 @@
-"""The BASIC program as bytes on the RAM card (basic_format.md §1.4-1.6, hardware.md §4, §9).
+"""The BASIC program as bytes on the RAM card (docs/stored_format.md §1, §2).
 
 A program is 0xFF, lines, 0xFF. A line is `hi lo len body... 0x0D` (line number
 big-endian, `len` counting the body and the 0x0D). The start pointer (0xFFD7/8) holds
@@ -12,14 +12,17 @@ from emulator.builtin.random_numbers import RANDOM_SEED
 from pc1360.facts import (
     CARD_BOUNDS_PTR,
     CARD_COPIES_OFFSET,
+    CARD_WINDOW,
     CR,
     DIM_EMPTY,
     DIM_PTR,
     END_MARK,
     END_PTR,
+    LCD_MIRROR,
     MAX_LINE,
     MERGE_PTR,
     PROGRAM_OFFSET,
+    QUOTE,
     START_PTR,
     SYSTEM_END_COPY,
 )
@@ -68,7 +71,7 @@ class Program:
         mem = self.mem
         start, end = self.start, self.end
         card = self.card_start()
-        return (0x8000 <= card < start <= end < DIM_EMPTY and card & 0x7FF == 0
+        return (CARD_WINDOW <= card < start <= end < DIM_EMPTY and card & 0x7FF == 0
                 and mem[start] == END_MARK and mem[end] == END_MARK)
 
     def init_card(self, card_start):
@@ -89,7 +92,7 @@ class Program:
         mem = self.mem
         set_word(mem, END_PTR, end)
         set_word(mem, SYSTEM_END_COPY, end)
-        set_word(mem, SYSTEM_END_COPY + 0x100, end)
+        set_word(mem, SYSTEM_END_COPY + LCD_MIRROR, end)
         set_word(mem, self.card_start() + CARD_END_COPY, end)
         self.changed()
 
@@ -186,10 +189,10 @@ class Program:
     def find_label(self, label):
         """Address of the first line whose body starts with the string `label`."""
         mem = self.mem
-        wanted = b'"' + label
+        wanted = bytes((QUOTE,)) + label
         for _number, addr in self.lines():
             body = addr + 3
-            if mem[body:body + len(wanted)] == wanted and mem[body + len(wanted)] in (0x22, CR):
+            if mem[body:body + len(wanted)] == wanted and mem[body + len(wanted)] in (QUOTE, CR):
                 return addr
         raise BasicError(LINE)
 

@@ -37,7 +37,7 @@ from emulator.builtin.timing import CYCLES
 from emulator.builtin.vars import DIM_TOP, FIXED_Z, HEADER_LEN, NUM, STR, type_byte
 from pc1360 import charset, ramcard, tape, tapesound
 from pc1360.errors import FormatError
-from pc1360.facts import CYCLES_PER_SECOND
+from pc1360.facts import CYCLES_PER_SECOND, QUOTE
 
 BIT_CYCLES = CYCLES["tape_bit"]
 REMOTE, SILENT, ZERO, ONE, LISTENING = 1, 0, 2, 3, 7     # Xout modes (OUTC bits 4-6)
@@ -52,10 +52,10 @@ LOAD_LATE = CYCLES["tape_load_late"]        # ... and from CLOAD's (MERGE's, CLO
 # While a read takes a file in, the firmware shows this mark in the bottom right cell
 # (its display columns, read from the firmware engine's display RAM).
 READ_MARK = bytes((0x00, 0x14, 0x08, 0x3E, 0x08))
-LISTEN = 256_000            # a read with nothing (more) to read waits in steps of this
+LISTEN = CYCLES_PER_SECOND   # a read with nothing (more) to read waits a second at a time
 INSERT_POLL = 2560          # ... and looks for a tape put in this often
-FIXED_END = 0xFA9F          # the last byte of the fixed variables A-Z
-_HASH, _SEMI, _COMMA, _QUOTE, _OPEN, _CLOSE, _STAR = 0x23, 0x3B, 0x2C, 0x22, 0x28, 0x29, 0x2A
+FIXED_END = FIXED_Z + 26 * 8 - 1     # the last byte of the fixed variables A-Z
+_HASH, _SEMI, _COMMA, _OPEN, _CLOSE, _STAR = 0x23, 0x3B, 0x2C, 0x28, 0x29, 0x2A
 _DEVICE_1 = 0x31
 
 
@@ -102,7 +102,7 @@ def _dim_item(mem, header):
 
 def _file_name(it):
     """PRINT#/INPUT#'s "name"; (the name is cut to 7 characters)."""
-    if it.peek() != _QUOTE:
+    if it.peek() != QUOTE:
         return ""
     name = it.string_literal()
     if not it.accept(_SEMI):

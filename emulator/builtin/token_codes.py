@@ -3,9 +3,7 @@ keyword table (pc1360/keywords.py). Handlers are registered by name and looked u
 through CODES, so the interpreter keeps no keyword table of its own.
 """
 
-from pc1360.keywords import BY_NAME, LINE_REF, PREFIX
-
-__all__ = ["CODES", "LINE_REF", "PI_CHAR", "PREFIX", "ROOT_CHAR"]
+from pc1360.keywords import BY_NAME
 
 PI_CHAR = 0xFB          # the π key's single byte acts as PI
 ROOT_CHAR = 0xFC        # the √ key's single byte acts as SQR

@@ -1,13 +1,13 @@
 """Key names (docs/interfaces.md) -> the character codes the built-in engine types,
-and the codes INKEY$ returns (basic_format.md §1.11, derived from the ROM's tables
-and PC-1350 programs: to be checked against the firmware engine)."""
+and the codes INKEY$ returns (docs/stored_format.md §6: ENTER, UP and RIGHT measured on
+the firmware engine, the others derived from the ROM's tables and PC-1350 programs)."""
 
 from emulator.machine.key_matrix import KEY_BY_NAME
 
 # Keys that type a character: letters, digits and punctuation type their legend.
 CHARS = {name: ord(name) for name in KEY_BY_NAME if len(name) == 1}
 CHARS["SPACE"] = 0x20
-# SHIFT + key (the firmware latches SHIFT; hardware.md §9).
+# SHIFT + key (the firmware latches SHIFT; docs/hardware.md §6.3).
 SHIFTED = {key.name: ord(key.shift_legend) for key in KEY_BY_NAME.values()
            if key.shift_legend}
 

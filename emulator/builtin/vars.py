@@ -1,4 +1,4 @@
-"""BASIC variables as bytes in the emulated RAM (hardware.md §4).
+"""BASIC variables as bytes in the emulated RAM (docs/stored_format.md §3).
 
 Fixed variables: A-Z, 8 bytes each at 0xF9D0 + 8 * ('Z' - letter); A$ and A(1) name
 the same bytes as A (A(n) is the n-th fixed variable). A number is the 8-byte BCD

@@ -6,7 +6,7 @@ read at any cycle (`Transmitter`) and a decoder for the levels it writes (`Recei
 
 Levels in the line model are logical UART levels: MARK (1) is idle and the stop bit,
 SPACE (0) the start bit. `SioPort` puts the model on the PC-1360's port bits, where the
-data lines are inverted (0 V = mark, basic_format.md §1.9): its docstring lists the bits
+data lines are inverted (0 V = mark, docs/hardware.md §9.1): its docstring lists the bits
 and what the real firmware was seen doing with them.
 
 A frame is: one start bit, 7 or 8 data bits least significant first, an optional

@@ -21,8 +21,8 @@ The pins, as the ROM's own code drives and reads them (bank 4 and the internal R
   before the first byte).
 - OPEN accepts 300, 600 and 1200 baud; the bit delay has just those three lengths.
 
-Timing, measured on the emulated firmware (tests/emulator/test_sio_firmware.py): the
-firmware's bit lasts 212 cycles at 1200 baud (nominal 213.3; pc1360.facts.SIO_BIT_CYCLES),
+Timing, measured on the emulated firmware (tests/emulator/connectors/test_sio_firmware.py):
+the firmware's bit lasts 212 cycles at 1200 baud (nominal 213.3; pc1360.facts.SIO_BIT_CYCLES),
 and a host clock from 4.5% slow to 2% fast still loads correctly (about 5% either way at
 300 baud). LOAD holds RR low while it stores each line: 0.06-0.1 s for a short line on an
 empty card, up to 0.42 s late in a 4 KB program, so basic_src/kniffel.bas (3.9 KB on the

@@ -27,7 +27,7 @@ the wrapped PC and then retries. For the retry to be safe every handler reads it
 operand bytes before it changes any state. The PC is masked whenever it leaves the
 core (pushed on the stack, stored after `run`, logged).
 
-Choices where the sources disagree follow hardware.md section 2.4; the others are
+Choices where the sources disagree follow docs/hardware.md §1.3; the others are
 noted where they are made and in optable.csv.
 """
 

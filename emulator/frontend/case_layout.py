@@ -1,7 +1,7 @@
 """The front of the European PC-1360 as data: case, LCD window, status symbols and keys.
 
 All coordinates are in layout units; the window draws them at an integer zoom (one unit =
-`zoom` screen pixels). Key places follow the physical layout of hardware.md §3.5 with
+`zoom` screen pixels). Key places follow the physical layout of docs/hardware.md §6.4 with
 PockEmul's key-map geometry (letter keys 25 x 16 on a 35-unit pitch, numeric keys 32 x 22).
 No pygame here: tests and tools read the table without a display.
 """
@@ -86,7 +86,7 @@ def _row(names, x0, pitch, y, w, h, colour, legends=None, shift=None):
             for i, name in enumerate(names) if name]
 
 
-# SHIFT legends, as found on the firmware: the characters of §9, π and √ on I and O, and
+# SHIFT legends, as found on the firmware: the characters of docs/hardware.md §6.3, π and √ on I and O, and
 # RSV (SHIFT, MODE enters RESERVE MODE). SHIFT + any other letter, digit or sign types the
 # unshifted character, so those keys carry none.
 _SHIFTED = {"Q": "!", "W": '"', "E": "#", "R": "$", "T": "%", "Y": "&", "U": "?", "I": "\u03c0",

@@ -11,7 +11,7 @@ _PLAIN = {c: c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789,;:()-*/+.="}
 _PLAIN.update({c.lower(): c for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"})
 _PLAIN[" "] = "SPACE"
 
-# Characters typed with SHIFT + key: the shifted legends of hardware.md §9, plus π and √
+# Characters typed with SHIFT + key: the shifted legends of docs/hardware.md §6.3, plus π and √
 # from the firmware's shifted key table.
 _SHIFTED = {"!": "Q", '"': "W", "#": "E", "$": "R", "%": "T", "&": "Y", "?": "U", "@": "P",
             "<": "(", ">": ")", "\\": "*", "^": "-", "\u03c0": "I", "\u221a": "O"}

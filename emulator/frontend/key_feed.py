@@ -1,8 +1,9 @@
 """Feeding key presses to the machine in emulated time.
 
-The firmware needs a key held about 40 ms of emulated time and released before it sees the
-next one, and two keys down at once type nothing (hardware.md §9). A PC key tap or a quick
-mouse click can be shorter than a frame, and a fast typist rolls keys over; so every press
+The firmware reads a key held even 20 ms when it waits in its key loop, but a key pressed
+and released while it still handles the previous one is lost, and two keys down at once
+type nothing (docs/hardware.md §6.3). A PC key tap or a quick mouse click can be shorter
+than a frame, and a fast typist rolls keys over; so every press
 and release goes through one queue that keeps each key down at least MIN_HOLD cycles and
 leaves GAP cycles between a release and the next press, counted on the machine's clock.
 """

@@ -15,7 +15,7 @@ from pc1360.facts import BANK_COUNT, CYCLES_PER_SECOND, DIM_PTR, SYSTEM_RAM
 from pc1360.ramcard import program_writes
 
 SLICE = 2_560  # cycles per engine call (10 ms): the granularity of OFF and of the key driver
-KEY_HOLD = 0.045  # seconds a typed key is held: 40 ms is needed, 20 ms is lost (§9)
+KEY_HOLD = 0.045  # seconds a typed key is held, once the key-wait loop runs (docs/hardware.md §6.3)
 KEY_GAP = 0.010  # seconds after a release before looking for the key-wait loop again
 READY_STROBES = 3  # 0x3F strobe writes (~1547 cycles apart) that show the key-wait loop
 READY_TIMEOUT = 3.0  # emulated seconds to wait for it; then the key is pressed anyway

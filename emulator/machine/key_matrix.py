@@ -1,4 +1,4 @@
-"""The PC-1360 (European) keyboard as data, and the INA read logic (hardware.md §3.5, §9).
+"""The PC-1360 (European) keyboard as data, and the INA read logic (docs/hardware.md §6).
 
 Two kinds of matrix line: seven K-rows selected by writing a row *number* 1-7 to 0x3E00,
 and four IA-rows selected by driving one IA output bit (OUTA) while 0x3E00 holds 0. BRK/ON
@@ -31,7 +31,7 @@ def _ia(name, row, bit, legend=None, shift=None, *positions):
 
 
 # Matrix: PockEmul Keyb1360.h, rows 6/7 and CLS/DEL confirmed on the real ROM (radovanh);
-# shifted characters confirmed by running the firmware (§9). Layout: PockEmul's key map.
+# shifted characters confirmed by running the firmware (docs/hardware.md §6.3). Layout: PockEmul's key map.
 KEYS = (
     # K-row 1
     _k("SHIFT", 1, 6, "SHIFT", None, ("alpha", 0, 0, 1), ("edit", 1, 5, 1)),
@@ -110,7 +110,7 @@ KEYS = (
 
 KEY_BY_NAME = {key.name: key for key in KEYS}
 
-# Character -> key name for the characters typed with SHIFT (§9).
+# Character -> key name for the characters typed with SHIFT (docs/hardware.md §6.3).
 SHIFTED_CHARS = {key.shift_legend: key.name for key in KEYS if key.shift_legend}
 
 
@@ -148,8 +148,8 @@ class Keyboard:
         """INA with `strobe` in 0x3E00 and `ia_out` on the IA output latch.
 
         Only the row numbers 1-7 select a K-row. Row 8, read once at boot (bank 3 0x4599),
-        reads 0 as on an export machine (§9); the key-wait loop's 0x3F selects nothing;
-        INA does not echo the driven IA line (§8.8: not needed by the firmware).
+        reads 0 as on an export machine (docs/hardware.md §6.2); the key-wait loop's 0x3F selects nothing;
+        INA does not echo the driven IA line (docs/hardware.md §1.3, §6.2: not needed by the firmware).
         """
         pressed = self.pressed
         if not pressed:

@@ -1,5 +1,5 @@
 """The LCD model: display RAM (0x2800-0x33FF) decoded into 150 x 32 pixels, the status
-symbols of byte 0x303C, and a text readout of the 4 x 24 character cells (hardware.md §3.4, §9).
+symbols of byte 0x303C, and a text readout of the 4 x 24 character cells (docs/hardware.md §5).
 
 It reads only `mem`, so it cannot tell the firmware and the built-in engine apart. No pygame.
 """

@@ -28,7 +28,7 @@ from pc1360.facts import (
 # (keyboard strobe), "card" (RAM card slot).
 REGIONS = (
     (0x0000, CPU_ROM_SIZE - 1, "rom", "internal CPU ROM, cpu-1360.rom"),
-    # §9: the ROM probes 0x2000/0x2001 for RAM and writes 0x26D8-0x26FF; treating the range
+    # docs/hardware.md §2.3: the ROM probes 0x2000/0x2001 for RAM and writes 0x26D8-0x26FF; treating the range
     # as absent is what it expects on this model.
     (CPU_ROM_SIZE, LCD_BASE - 1, "none", "nothing fitted"),
     (LCD_BASE, LCD_LAST, "lcd", "LCD RAM and system scratch, mirrored at +0x100 in each block"),
@@ -216,13 +216,13 @@ class Bus:
             self.machine.timers.restart(now)
         self.machine.buzzer.set_mode(now, (value >> 4) & 7)
         self.machine.lcd.enabled = bool(value & CONTROL_DISPLAY) and not self.machine.off
-        # HLT (bit 2) is ignored: the firmware works with the CPU running on (§9).
+        # HLT (bit 2) is ignored: the firmware works with the CPU running on (docs/hardware.md §7.1).
         if value & CONTROL_OFF:
             self.machine.power_off()
 
     def test(self, mask=0xFF):
         """TEST status: timer flags (cleared when tested and set), BRK/ON; the reset input
-        (0x40) reads 0 (§9: the ROM reaches the same prompt as with it held) and Xin (0x80)
+        (0x40) reads 0 (docs/hardware.md §7.3: the ROM reaches the same prompt as with it held) and Xin (0x80)
         reads 0 with no tape."""
         now = self.machine.now()
         timers = self.machine.timers

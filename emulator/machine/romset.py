@@ -26,7 +26,7 @@ class RomFile:
     bank: int | None = None
 
 
-# Names and hashes as MAME's pc1360 set and PockEmul's resources/pc1360 (hardware.md §5).
+# Names and hashes as MAME's pc1360 set and PockEmul's resources/pc1360 (docs/hardware.md §3).
 PC1360_ROMS = (
     RomFile("cpu-1360.rom", CPU_ROM_SIZE, "f803cfecb8179f47031901c4d5bd546ac93118b1", "cpu"),
     RomFile("B0-1360.rom", BANK_SIZE, "7178fd30dcc7f2777f0539897ef7245832f26152", "bank", 0),

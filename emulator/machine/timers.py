@@ -1,4 +1,4 @@
-"""Cycle-counted timers and the buzzer (hardware.md §3.7, §3.8).
+"""Cycle-counted timers and the buzzer (docs/hardware.md §7.2, §8).
 
 Both are computed from the machine's cycle counter when asked, never ticked per instruction.
 """

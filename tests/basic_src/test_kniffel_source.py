@@ -12,7 +12,7 @@ tokenizer = pytest.importorskip("pc1360.tokenizer")
 program = pytest.importorskip("pc1360.image")
 
 SOURCE = Path(__file__).resolve().parents[2] / "basic_src" / "kniffel.bas"
-PROGRAM_AREA_8KB = 6558  # program + DIM area on an 8 KB card (basic_language.md §1.1)
+PROGRAM_AREA_8KB = 6558  # program + DIM area on an 8 KB card (docs/stored_format.md §2.4)
 PLAYERS = 8
 
 

@@ -14,7 +14,7 @@ tokenizer = pytest.importorskip("pc1360.tokenizer")
 program = pytest.importorskip("pc1360.image")
 
 SOURCE = Path(__file__).resolve().parents[2] / "basic_src" / "mikazee.bas"
-CARD_32KB_PROGRAM_AREA = 32768 - 1282 - 208 - 144  # as the 8 KB budget (hardware.md §4)
+CARD_32KB_PROGRAM_AREA = 32768 - 1282 - 208 - 144  # as the 8 KB budget (docs/stored_format.md §2.4)
 
 
 @pytest.fixture(scope="module")

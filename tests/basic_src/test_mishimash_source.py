@@ -14,7 +14,7 @@ program = pytest.importorskip("pc1360.image")
 
 SOURCE = Path(__file__).resolve().parents[2] / "basic_src" / "mishimash.bas"
 DOC = SOURCE.with_suffix(".md")
-PROGRAM_AREA_8KB = 6558  # program + DIM area on an 8 KB card (basic_language.md §1.1)
+PROGRAM_AREA_8KB = 6558  # program + DIM area on an 8 KB card (docs/stored_format.md §2.4)
 TWO_LETTER_NUMBERS = {"WP", "MC", "MS", "NS", "CP", "RD", "FS", "DL", "MX"}  # 8 bytes each
 
 

@@ -343,7 +343,7 @@ def test_fresh_list_is_empty_and_shown_with_0(game):
 
 def test_no_list_when_another_program_follows_line_1999(game):
     # The program finds its list as the last line in memory (0xFFD9). With a line above
-    # 1999 in memory it shows no list and goes on (documented in yahtzee.md).
+    # 1999 in memory it shows no list and goes on (documented in basic_src/yahtzee.md).
     y = game
     text = yd.KNIFFEL.read_text() + yd.SOURCE.read_text() + "5000 REM ANOTHER PROGRAM\n"
     y.load(yd.tokenize(text))

@@ -1,6 +1,6 @@
 """The faithfulness harness: cases as data, run on either engine, observed as the LCD shows.
 
-A case is `cases/<NAME>.toml` (style.md §6 item 13: one case per behaviour):
+A case is `cases/<NAME>.toml` (one case per behaviour: docs/architecture.md, "The firmware is the judge"):
 
     description = "PRINT a;b joins the items"       # what behaviour it pins down
     card_kb = 32                                     # optional (8, 16 or 32 ...), default 32

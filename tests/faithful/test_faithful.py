@@ -1,4 +1,4 @@
-"""Faithfulness: the built-in engine must show what the real ROM shows (style.md §6 item 13).
+"""Faithfulness: the built-in engine must show what the real ROM shows (docs/architecture.md, "The firmware is the judge").
 
 - test_builtin_matches_reference: every case of cases/ runs on the built-in engine and
   must match reference/<NAME>.json (captured from the firmware engine by capture.py)

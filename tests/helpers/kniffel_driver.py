@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "kniffel.bas"
 PROGRAM_START = 0xFFD7  # pointer to the 0xFF before the first program line
 LINE_POINTER = 0xFEF2  # the firmware's pointer into the BASIC line being executed
-FIXED_A = 0xFA98  # fixed variable A; B is 8 bytes lower, ... (hardware.md, basic_language.md)
-RANDOM_SEED = 0xFDE0  # RND's seed, 8 bytes (hardware.md §4); both engines step it alike
+FIXED_A = 0xFA98  # fixed variable A; B is 8 bytes lower, ... (docs/stored_format.md §3.1)
+RANDOM_SEED = 0xFDE0  # RND's seed, 8 bytes (docs/stored_format.md §2.3); both engines step it alike
 
 
 def _source_lines():

@@ -244,7 +244,7 @@ class Mikazee:
     # -- variables (for starting near the end of a game) ---------------------------------
     def variables(self):
         """{(name, kind): (data address, dims, element size)} of the DIM area; kind is
-        'num', 'str', 'num[]', 'str[]' (hardware.md §4: 7-byte headers growing down)."""
+        'num', 'str', 'num[]', 'str[]' (docs/stored_format.md §3.2: 7-byte headers growing down)."""
         m = self.m
         out = {}
         addr = m.peek_word(0xFFDD)

@@ -59,7 +59,7 @@ POKE_LINE = _line_after(max(ROLL_LINES))  # the dice are rolled, not yet used
 SHOWN_LINE = _line_after(_lines_with(lambda body: 'PRINT USING "##";A;B;C;D;E;F' in body)[0])
 
 
-# -- numbers in memory (8 BCD bytes, basic_language.md §1.1, hardware.md §9) ---------------
+# -- numbers in memory (8 BCD bytes, docs/stored_format.md §4.1) ---------------
 
 def encode_number(value):
     """The 8 bytes of a PC-1360 number (as measured on the firmware): a 3-digit BCD exponent

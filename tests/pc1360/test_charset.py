@@ -1,4 +1,4 @@
-"""Character codes <-> Unicode (basic_format.md §1.10)."""
+"""Character codes <-> Unicode (docs/stored_format.md §5)."""
 
 import pytest
 

@@ -16,7 +16,7 @@ from pc1360.tokenizer import parse_program, tokenize
 
 NAMES = sorted(p.name for p in
                (Path(__file__).resolve().parents[3] / "shared" / "corpus").glob("*.bas"))
-# These must stay typeable; the others have lines over 80 characters (basic_format.md §4).
+# These must stay typeable; the others have lines over 80 characters (docs/stored_format.md §1.6).
 TYPEABLE = {"MATRIX_1403.bas", "PRNG_1403.bas", "SUBMARIN_1403.bas", "almanac_1403.bas",
             "multi8.bas", "pockemul_test_1350.bas", "pockemul_toolbox_1350.bas",
             "prolly16.bas", "prolly8.bas", "prolly_1360.bas", "sio1360.bas"}

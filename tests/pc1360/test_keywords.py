@@ -16,7 +16,7 @@ from pc1360.keywords import (
 )
 
 REFERENCE_CSV = Path(__file__).resolve().parents[3] / "shared" / "reference" / "pc1360_keywords.csv"
-ROM_TABLE = 0x58E9 - 0x4000  # bank 0, CPU address &58E9 (basic_format.md §1.1)
+ROM_TABLE = 0x58E9 - 0x4000  # bank 0, CPU address &58E9 (docs/stored_format.md §1.2)
 
 
 def test_132_keywords_with_distinct_names_and_codes():

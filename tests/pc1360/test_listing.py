@@ -19,7 +19,7 @@ def listed(source, **options):
 
 
 def test_firmware_list_style():
-    # hardware.md §9: PRO mode lists 10 PRINT "HI":GOTO 10 as below
+    # docs/stored_format.md §1.5: PRO mode lists 10 PRINT "HI":GOTO 10 as below
     assert listed('10 PRINT "HI":GOTO 10') == '10:PRINT "HI": GOTO 10\n'
 
 

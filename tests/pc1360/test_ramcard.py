@@ -33,7 +33,7 @@ def test_card_layout(kb, base):
 
 
 def test_empty_card_pointers_like_after_cold_boot():
-    # hardware.md §9: an empty program is FF FF, start 0x8030, end 0x8031
+    # docs/stored_format.md §2.1, §2.2: an empty program is FF FF, start 0x8030, end 0x8031
     writes = dict(program_writes(b"", 32))
     assert writes[0x8030] == b"\xff\xff"
     assert writes[0xFFD7][:4] == bytes([0x30, 0x80, 0x31, 0x80])

@@ -10,7 +10,7 @@ IMAGE = tokenize('10 PRINT "HI"\n')
 
 
 def test_header_and_name_block_as_in_the_reference():
-    # basic_format.md §1.8/1.13: "HELLO" -> 72 00 00 F4 C4 C4 54 84 5F 5C
+    # docs/stored_format.md §7.2: "HELLO" -> 72 00 00 F4 C4 C4 54 84 5F 5C
     assert encode_tap(IMAGE, "HELLO")[:10].hex(" ") == "72 00 00 f4 c4 c4 54 84 5f 5c"
 
 
@@ -80,7 +80,7 @@ def test_empty_program_refused():
 
 
 def test_cload_bug_image_refused():
-    # a block whose 120th byte is 0xFF after a running sum of 0xE1 (basic_format.md §1.8)
+    # a block whose 120th byte is 0xFF after a running sum of 0xE1 (docs/stored_format.md §7.2)
     prefix = b"\x0f" * 15 + b"\x00" * 104
     assert len(prefix) == 119 and checksum(prefix) == 0xE1
     with pytest.raises(FormatError, match="CLOAD") as caught:

@@ -103,7 +103,7 @@ def test_stored_as_the_firmware_stores_typed_lines(source, expected):
     assert stored(source) == expected
 
 
-# basic_format.md §1.13 (bas2img --pc=1360, which the firmware matched where it was checked).
+# docs/stored_format.md §1.7 (bas2img --pc=1360, which the firmware matched where it was checked).
 # Two rows are given in the form a PC-1360 user types: the PocketTools placeholders [PI] ...
 # as the characters themselves, and no bas2img "'" comment (the PC-1360 has none).
 WORKED = [

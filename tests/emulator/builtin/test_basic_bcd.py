@@ -16,12 +16,12 @@ numbers = st.builds(
 
 
 def test_stored_bytes_match_the_firmware_for_a_equals_1():
-    # hardware.md §9: A=1 leaves 00 00 10 00 00 00 00 00 at 0xFA98
+    # docs/stored_format.md §4.1: A=1 leaves 00 00 10 00 00 00 00 00 at 0xFA98
     assert bcd.to_bytes(D(1)) == bytes.fromhex("0000100000000000")
 
 
 def test_stored_bytes_match_the_firmware_for_minus_12_5():
-    # hardware.md §9: Z=-12.5 leaves 00 18 12 50 00 00 00 00 at 0xF9D0
+    # docs/stored_format.md §4.1: Z=-12.5 leaves 00 18 12 50 00 00 00 00 at 0xF9D0
     assert bcd.to_bytes(D("-12.5")) == bytes.fromhex("0018125000000000")
 
 
@@ -134,14 +134,14 @@ def test_int_abs_sgn():
 
 
 def test_roots_logs_and_exponentials_match_the_firmware():
-    assert bcd.stored(bcd.sqr(D(2))) == D("1.414213562")      # hardware.md §9
-    assert bcd.stored(bcd.exp(D(1))) == D("2.718281828")      # hardware.md §9
+    assert bcd.stored(bcd.sqr(D(2))) == D("1.414213562")      # docs/basic_language.md §1.1
+    assert bcd.stored(bcd.exp(D(1))) == D("2.718281828")      # docs/basic_language.md §1.1
     assert bcd.stored(bcd.ln(D(10))) == D("2.302585093")
     assert bcd.log(D(1000)) == 3
 
 
 @pytest.mark.parametrize("func,arg,mode,expected", [
-    (bcd.sin, "30", bcd.DEG, "0.5"),               # hardware.md §9
+    (bcd.sin, "30", bcd.DEG, "0.5"),               # docs/basic_language.md §1.1
     (bcd.cos, "90", bcd.DEG, "0"),
     (bcd.cos, "60", bcd.DEG, "0.5"),
     (bcd.sin, "-270", bcd.DEG, "1"),

@@ -51,7 +51,7 @@ def test_blank_card_asks_the_clear_question():
     tap(machine, engine, "Y")
     assert screen(engine)[0].strip() == "RUN MODE"
     mem = machine.mem
-    # an empty program FF FF at 0x8030, pointers as the firmware leaves them (§9)
+    # an empty program FF FF at 0x8030, pointers as the firmware leaves them (docs/stored_format.md §2.1, §2.2)
     assert mem[0xFFD7:0xFFDB] == bytes([0x30, 0x80, 0x31, 0x80])
     assert mem[0x8030:0x8032] == b"\xff\xff"
     assert mem[0x283E:0x2840] == bytes([0x31, 0x80]) == mem[0x8009:0x800B]
@@ -135,7 +135,7 @@ def test_pro_mode_stores_sorted_lines_like_the_firmware(booted):
     assert [line.strip() for line in screen(engine)] == [
         "PROGRAM MODE", "20:END", '10:PRINT "HI": GOTO 10', ""]
     mem = machine.mem
-    # hardware.md §9 byte images
+    # docs/stored_format.md §1.7 byte images
     assert mem[0x8031:0x8041] == bytes.fromhex("000A0DFE60224849223AFE2B1F000A0D")
     assert mem[0x8041:0x8048] == bytes.fromhex("001403FE5A0DFF")
     assert mem[0xFFD9] | mem[0xFFDA] << 8 == 0x8047

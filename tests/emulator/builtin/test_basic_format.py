@@ -8,7 +8,7 @@ from emulator.builtin import bcd
 
 
 @pytest.mark.parametrize("value,text", [
-    # the firmware's own screens (hardware.md §9)
+    # the firmware's own screens (docs/basic_language.md §1.2)
     (bcd.add(D(1), D(1)), "2."),
     (bcd.PI, "3.141592654"),
     (bcd.sqr(D(2)), "1.414213562"),

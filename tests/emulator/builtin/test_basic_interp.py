@@ -253,7 +253,7 @@ def test_break_and_cont():
     engine.run(2560)
     assert "BREAK IN 10" in lines(engine)
     count = num(engine, "A")
-    assert 20 <= count <= 40                      # about 30 loops a second (§9)
+    assert 20 <= count <= 40                      # about 30 loops a second (docs/basic_language.md §6)
 
 
 def test_stop_shows_break():

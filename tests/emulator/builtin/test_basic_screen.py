@@ -5,7 +5,7 @@ from emulator.builtin.screen import CELL_COLUMNS, Screen, close_text, split_row
 
 
 def pixels(mem):
-    """Decode display RAM the way hardware.md §3.4 describes it (independent of screen.py)."""
+    """Decode display RAM the way docs/hardware.md §5.1 describes it (independent of screen.py)."""
     offsets = (0x00, 0x40, 0x1E, 0x5E)
     grid = [[0] * 150 for _ in range(32)]
     for x in range(150):
@@ -18,7 +18,7 @@ def pixels(mem):
 
 
 def read_text(mem):
-    """Recognise the characters from the dots: cell c at x = 6 + 6c (hardware.md §9)."""
+    """Recognise the characters from the dots: cell c at x = 6 + 6c (docs/hardware.md §5.2)."""
     grid = pixels(mem)
     by_shape = {}
     for code in range(0x20, 0x7F):

@@ -21,7 +21,7 @@ def test_fixed_variables_sit_where_the_firmware_keeps_them(variables):
     variables.store(variables.fixed(ord("A"), False), D(1))
     variables.store(variables.fixed(ord("Z"), False), D("-12.5"))
     mem = variables.mem
-    # hardware.md §9
+    # docs/stored_format.md §4.1
     assert mem[0xFA98:0xFAA0] == bytes.fromhex("0000100000000000")
     assert mem[0xF9D0:0xF9D8] == bytes.fromhex("0018125000000000")
 

@@ -25,7 +25,7 @@ def machine(idle_machine):
 def csave_modes(record, start=0, lead_in=300):
     """Xout modes as CSAVE sets them: each bit on the 2 ms tick, mode 3 (4 kHz) for 1 and
     mode 2 (2 kHz) for 0; nibbles high first, LSB first, with the header's and the body's
-    stop bits (basic_format.md §1.8)."""
+    stop bits (docs/stored_format.md §7.1)."""
     bits = [1] * lead_in
     for index, byte in enumerate(record):
         for nibble, stops in zip((byte >> 4, byte & 15), (1, 5) if index < 10 else (1, 3)):

@@ -42,7 +42,7 @@ def _row_names(y):
 
 
 def test_physical_layout_matches_hardware_notes():
-    # §3.5: OFF top right; cursor/edit block; numeric block; alphabetic block
+    # docs/hardware.md §6.4: OFF top right; cursor/edit block; numeric block; alphabetic block
     off = _caps("OFF")[0]
     assert off.rect[0] == max(key.rect[0] for key in layout.KEYS)
     assert off.rect[1] == min(key.rect[1] for key in layout.KEYS)

@@ -44,8 +44,9 @@ class FakeStore:
 
 class FakeMachine:
     """What the window uses of a PC1360: mem with display RAM, pixels()/symbols() decoded
-    as hardware.md §3.4 says, press/release logged with the cycle, run_cycles counting
-    cycles and, while `waiting`, the key-wait strobes the bus counts (bus.keywait_count)."""
+    as docs/hardware.md §5.1, §5.4 say, press/release logged with the cycle, run_cycles
+    counting cycles and, while `waiting`, the key-wait strobes the bus counts
+    (bus.keywait_count)."""
 
     SYMBOL_BITS = {0: "SHIFT", 1: "DEF", 4: "RUN", 5: "PRO", 6: "JAPAN", 7: "SML"}
 

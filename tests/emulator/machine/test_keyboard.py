@@ -1,4 +1,4 @@
-"""The keyboard matrix as data and the INA read logic (hardware.md §3.5, §9)."""
+"""The keyboard matrix as data and the INA read logic (docs/hardware.md §6)."""
 
 import pytest
 
@@ -54,7 +54,7 @@ def test_ina_ors_k_row_and_ia_lines():
 
 
 def test_row_numbers_other_than_1_to_7_select_nothing():
-    # Row 8 is read once at boot and reads 0 (export machine, §9); 0x3F is the key-wait
+    # Row 8 is read once at boot and reads 0 (export machine, docs/hardware.md §6.2); 0x3F is the key-wait
     # loop's strobe, which needs no data either. All keys held: still nothing.
     kb = Keyboard()
     for key in KEY_BY_NAME:

@@ -1,4 +1,4 @@
-"""The LCD model: display RAM -> pixels, symbols and text (hardware.md §3.4, §9)."""
+"""The LCD model: display RAM -> pixels, symbols and text (docs/hardware.md §5)."""
 
 import pytest
 

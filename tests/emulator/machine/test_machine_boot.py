@@ -1,7 +1,7 @@
 """The real firmware on the emulated PC-1360: boot, RUN and PRO mode, BRK, symbols, cards.
 
 One machine is booted per module; each test starts from a snapshot of it, so the suite
-pays for the boot once. Open questions of hardware.md §8 settled by the firmware are
+pays for the boot once. Open questions of docs/hardware.md §10 settled by the firmware are
 recorded here (search for "Settled").
 """
 
@@ -66,7 +66,7 @@ def test_y_clears_the_card_and_reaches_run_mode(machine):
     machine.run_for(0.2)
     assert screen(machine)[:2] == ["RUN MODE", ">"]
     assert machine.symbols() == {"RUN"}
-    # empty program FF FF at 0x8030 (§9); the ROM's copies of the end pointer agree
+    # empty program FF FF at 0x8030 (docs/stored_format.md §2.1, §2.2); the ROM's copies of the end pointer agree
     assert machine.peek_word(0xFFD7) == 0x8030
     assert machine.peek_word(0xFFD9) == 0x8031
     assert machine.peek_word(0x283E) == machine.peek_word(0x293E) == machine.peek_word(0x8009) == 0x8031
@@ -134,7 +134,7 @@ def test_smaller_cards_boot_the_same_way(roms, card_kb, start):
 def test_settled_row_8_and_the_0x2000_range_at_boot(roms):
     # Settled: the ROM reads row 8 at boot (bank 3 0x4599) and, when the card is cleared,
     # writes 0x2000/0x2001 and 0x26D8-0x26FF; with row 8 reading 0 and nothing fitted at
-    # 0x2000-0x27FF it shows the usual question and screens (§9). TEST 0x40 (reset input)
+    # 0x2000-0x27FF it shows the usual question and screens (docs/hardware.md §2.3, §6.2, §7.3). TEST 0x40 (reset input)
     # reads 0 throughout.
     m = PC1360(roms=roms)
     strobes, writes, tests = [], [], []

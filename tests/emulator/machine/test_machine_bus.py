@@ -53,7 +53,7 @@ def test_rom_writes_are_dropped():
 
 
 def test_0x2000_range_is_absent():
-    # §9: the ROM probes 0x2000/0x2001 and writes 0x26D8-0x26FF; nothing answers there.
+    # docs/hardware.md §2.3: the ROM probes 0x2000/0x2001 and writes 0x26D8-0x26FF; nothing answers there.
     m = machine()
     for addr in (0x2000, 0x2001, 0x26D8, 0x27FF):
         m.poke(addr, 0x55)
