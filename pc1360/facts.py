@@ -54,6 +54,7 @@ DIM_TOP = FIXED_Z - 1                  # last byte of the DIM area
 PROGRAM_OFFSET = 0x30                  # the leading 0xFF sits at card start + 0x30
 CARD_COPIES_OFFSET = 0x07              # card start + 7: copies of start, end, merge pointer
 SYSTEM_END_COPY = 0x283E               # the ROM's copy of the end pointer (and its mirror)
+RANDOM_SEED = 0xFDE0                   # RND's seed, 8 bytes (docs/stored_format.md §2.3)
 TEXT_BUFFER = 0xFD80                   # the 4 x 24 characters on the display
 CARD_SIZES = {8: 0x2000, 16: 0x4000, 32: 0x8000}   # KB -> bytes
 

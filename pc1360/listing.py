@@ -23,8 +23,8 @@ from pc1360.errors import FormatError
 from pc1360.facts import LINE_REF, PREFIX, QUOTE
 from pc1360.image import split_image
 from pc1360.keywords import BY_CODE
-from pc1360.tokenizer import tokenize_line
 from pc1360.token_walk import KEYWORD, LINE_NUMBER, REM_TEXT, STRING, walk
+from pc1360.tokenizer import tokenize_line
 
 _SPACE = 0x20
 

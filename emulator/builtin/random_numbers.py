@@ -3,8 +3,8 @@
 from decimal import ROUND_HALF_UP, Context, Decimal
 
 from emulator.builtin import bcd
+from pc1360.facts import RANDOM_SEED
 
-RANDOM_SEED = 0xFDE0        # the ROM's random seed (docs/stored_format.md §2.3); our generator's state
 _TEN_DIGITS = Context(prec=10, rounding=ROUND_HALF_UP)  # RND's fraction
 RND_NEGATIVE_FACTOR = Decimal("0.434294481903")
 

@@ -10,7 +10,6 @@ from typing import NamedTuple
 from emulator.builtin import bcd
 
 INPUT_BUFFER = 0xFD20       # the 80-byte line buffer; immediate lines run from here
-RANDOM_SEED = 0xFDE0        # the ROM's random seed (docs/stored_format.md §2.3); our generator's state
 # The last answer (8 bytes, stored form), which RUN mode's UP/DOWN type. Found on the
 # firmware engine: a typed calculation, a numeric assignment (array elements too) and
 # PRINT's or PAUSE's first number after its last `,` write it; FOR, NEXT, IF, INPUT,

@@ -254,11 +254,17 @@ def end_latch(owner, run=False):
 
 
 def get_port(mem):
-    """(settings, is_open) from RAM; the defaults before the first OPEN."""
+    """(settings, is_open) from RAM; the defaults before the first OPEN, and also where a
+    POKE left settings that OPEN cannot write (what the firmware does then is not
+    known; the defaults keep the transfer well-formed)."""
     data = mem[PORT_RAM:PORT_RAM + 7]
     if not data[0] & 0x80:
         return DEFAULT_PORT
     settings = (data[1] * 100, chr(data[2]), data[3], data[4], "A", chr(data[5]), data[6])
+    baud, parity, bits, stops, _code, eol, _eof = settings
+    if baud not in SIO_BAUDS or parity not in PARITIES or bits not in DATA_BITS or \
+            stops not in STOP_BITS or eol not in EOL_CODES:
+        return DEFAULT_PORT[0], bool(data[0] & 1)
     return settings, bool(data[0] & 1)
 
 

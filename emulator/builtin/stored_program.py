@@ -8,7 +8,6 @@ pointers are little-endian. The ROM keeps copies of the end pointer at 0x283E (m
 """
 
 from emulator.builtin.basic_errors import LINE, MEMORY, BasicError
-from emulator.builtin.random_numbers import RANDOM_SEED
 from pc1360.facts import (
     CARD_BOUNDS_PTR,
     CARD_COPIES_OFFSET,
@@ -23,6 +22,7 @@ from pc1360.facts import (
     MERGE_PTR,
     PROGRAM_OFFSET,
     QUOTE,
+    RANDOM_SEED,
     START_PTR,
     SYSTEM_END_COPY,
 )

@@ -6,7 +6,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pc1360.keywords import BY_NAME, KEYWORDS
-from pc1360.token_walk import BYTE, KEYWORD, LINE_NUMBER, REM_TEXT, STRING, Element, walk
+from pc1360.token_walk import (
+    BYTE,
+    KEYWORD,
+    LINE_NUMBER,
+    REM_TEXT,
+    STRING,
+    Element,
+    walk,
+)
 from pc1360.tokenizer import tokenize_line
 
 PRINT, GOTO, REM = (BY_NAME[name].code for name in ("PRINT", "GOTO", "REM"))

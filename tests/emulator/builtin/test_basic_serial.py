@@ -177,3 +177,15 @@ def test_kniffel_loads_in_the_firmware_time(machine):
     assert max(lows[1:]) < 0.5
     start_ptr = machine.peek_word(0xFFD7)
     assert bytes(machine.mem[start_ptr + 1:machine.peek_word(0xFFD9)]) == tokenize(source)
+
+
+@pytest.mark.parametrize("offset, value", [(1, 0), (2, ord("X")), (3, 5), (4, 3), (5, ord("Q"))])
+def test_port_settings_a_poke_spoiled_raise_nothing(machine, offset, value):
+    """POKE over the port settings OPEN keeps in RAM (baud, parity, bits, stop bits, end
+    of line): LOAD and SAVE still run, with well-formed frames (the fixture checks that
+    nothing was raised inside the engine)."""
+    typed(machine, 'OPEN "1200,N,8,1,A,L,&1A"')
+    for base in (serial_io.PORT_RAM, serial_io.PORT_RAM ^ 0x100):
+        machine.poke(base + offset, value)
+    assert serial_io.get_port(machine.mem) == (DEFAULTS, True)
+    typed(machine, "SAVE")
