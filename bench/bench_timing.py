@@ -27,16 +27,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from emulator.machine.facade import KEY_HOLD, PC1360  # noqa: E402
 from emulator.machine.romset import RomError  # noqa: E402
-from pc1360.tokenizer import tokenize  # noqa: E402
+from emulator.machine.stopwatch import boot, time_program  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_ROM = ROOT.parent / "shared" / "roms" / "pc1360"
-POLL = 256              # cycles between looks at the key-wait strobe
-QUIET_GAP = 8_000       # cycles: strobes closer than this belong to one key-wait spell
-SPELL = 3               # strobes that make a spell (machine.READY_STROBES)
-MAX_SECONDS = 120       # emulated seconds a program may run before the bench gives up
 PROBE_LOOPS = 20        # passes of a probed statement
 
 # Each a realistic short program of its kind, 5-30 emulated seconds on the firmware.
@@ -86,42 +81,6 @@ PROGRAMS = {
 90 END
 """,
 }
-
-
-def boot(engine, rom_dir):
-    """A machine at the RUN-mode prompt with a cleared card."""
-    machine = PC1360(engine=engine, rom_dir=rom_dir if engine == "firmware" else None)
-    machine.key_wait_ready(5)
-    machine.type_keys("Y")
-    machine.key_wait_ready()
-    return machine
-
-
-def time_program(machine, source):
-    """Emulated cycles from the press of ENTER after RUN until the program is back at
-    the prompt (None if it never gets there within MAX_SECONDS)."""
-    machine.load_program(tokenize(source))
-    machine.type_keys("RUN")
-    machine.key_wait_ready()
-    start = machine.cycles
-    machine.press("ENTER")
-    hold_end = start + round(KEY_HOLD * machine.CYCLES_PER_SECOND)
-    bus = machine.bus
-    count, spell = bus.keywait_count, []
-    deadline = start + MAX_SECONDS * machine.CYCLES_PER_SECOND
-    while machine.cycles < deadline:
-        machine.run_cycles(POLL)
-        if "ENTER" in machine.keyboard.pressed and machine.cycles >= hold_end:
-            machine.release("ENTER")
-        if bus.keywait_count != count:
-            count = bus.keywait_count
-            cycle = bus.keywait_cycle
-            if spell and cycle - spell[-1] > QUIET_GAP:
-                spell = []
-            spell.append(cycle)
-            if len(spell) >= SPELL and "ENTER" not in machine.keyboard.pressed:
-                return spell[0] - start
-    return None
 
 
 def measure(engine, rom_dir, names):

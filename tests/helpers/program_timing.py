@@ -6,7 +6,7 @@ tests/emulator/builtin/data/timing_reference.json; this module measures them aga
 
     python tests/helpers/program_timing.py [ROM_DIR]
 
-(the same measurement as bench/bench_timing.py's, which times its own programs).
+(the measurement is emulator/machine/stopwatch.py's, which bench/bench_timing.py uses too).
 """
 
 import argparse
@@ -14,55 +14,13 @@ import json
 import sys
 from pathlib import Path
 
-from emulator.machine.facade import KEY_HOLD, PC1360
+from emulator.machine.facade import PC1360
 from emulator.machine.romset import RomError
-from pc1360.tokenizer import tokenize
+from emulator.machine.stopwatch import boot, time_program
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_ROM = ROOT.parent / "shared" / "roms" / "pc1360"
 REFERENCE = ROOT / "tests" / "emulator" / "builtin" / "data" / "timing_reference.json"
-POLL = 256              # cycles between looks at the key-wait strobe
-QUIET_GAP = 8_000       # cycles: strobes closer than this belong to one key-wait spell
-SPELL = 3               # strobes that make a spell (machine.READY_STROBES)
-MAX_SECONDS = 120       # emulated seconds a program may run before the measurement gives up
-
-
-def boot(engine, rom_dir):
-    """A machine at the RUN-mode prompt with a cleared card."""
-    machine = PC1360(engine=engine, rom_dir=rom_dir if engine == "firmware" else None)
-    machine.key_wait_ready(5)
-    machine.type_keys("Y")
-    machine.key_wait_ready()
-    return machine
-
-
-def time_program(machine, source):
-    """Emulated cycles from the press of ENTER after RUN until the program is back at
-    the prompt (None if it never gets there within MAX_SECONDS)."""
-    machine.load_program(tokenize(source))
-    machine.type_keys("RUN")
-    machine.key_wait_ready()
-    start = machine.cycles
-    machine.press("ENTER")
-    hold_end = start + round(KEY_HOLD * machine.CYCLES_PER_SECOND)
-    bus = machine.bus
-    count, spell = bus.keywait_count, []
-    deadline = start + MAX_SECONDS * machine.CYCLES_PER_SECOND
-    while machine.cycles < deadline:
-        machine.run_cycles(POLL)
-        if "ENTER" in machine.keyboard.pressed and machine.cycles >= hold_end:
-            machine.release("ENTER")
-        if bus.keywait_count != count:
-            count = bus.keywait_count
-            cycle = bus.keywait_cycle
-            if spell and cycle - spell[-1] > QUIET_GAP:
-                spell = []
-            spell.append(cycle)
-            if len(spell) >= SPELL and "ENTER" not in machine.keyboard.pressed:
-                return spell[0] - start
-    return None
-
-
 def capture(rom_dir, path=REFERENCE):
     """Measure the reference programs on the firmware engine and store their cycles."""
     data = json.loads(path.read_text())

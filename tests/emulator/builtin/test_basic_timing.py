@@ -2,7 +2,7 @@
 
 Short programs (a loop, strings, math functions, PRINT, graphics, jumps, DIM, BEEP) are
 timed from the press of ENTER after RUN to the prompt's key wait
-(tests/helpers/program_timing.py), as bench/bench_timing.py times its five benchmarks.
+(emulator/machine/stopwatch.py), as bench/bench_timing.py times its five benchmarks.
 The firmware's cycles are stored in data/timing_reference.json (`python
 tests/helpers/program_timing.py` measures them again); the built-in engine must come
 within TOLERANCE of each.
@@ -16,8 +16,8 @@ import pytest
 
 from emulator.builtin import timing
 from emulator.builtin.statement_table import statement_table
+from emulator.machine import stopwatch
 from emulator.machine.facade import KEY_HOLD
-from tests.helpers import program_timing
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = json.loads((HERE / "data" / "timing_reference.json").read_text())["programs"]
@@ -27,8 +27,8 @@ TOLERANCE = 0.10
 @pytest.mark.parametrize("name", sorted(REFERENCE))
 def test_builtin_time_is_the_firmwares(name):
     entry = REFERENCE[name]
-    machine = program_timing.boot("builtin", None)
-    cycles = program_timing.time_program(machine, entry["source"])
+    machine = stopwatch.boot("builtin", None)
+    cycles = stopwatch.time_program(machine, entry["source"])
     assert cycles is not None, f"{name}: the program never got back to the prompt"
     ratio = cycles / entry["cycles"]
     assert abs(ratio - 1) <= TOLERANCE, (
@@ -44,8 +44,8 @@ EXECUTOR_CYCLES = {"far_jumps": 451_072, "graphics": 742_912}
 
 @pytest.mark.parametrize("name", EXECUTOR_CYCLES)
 def test_statements_take_the_time_they_took(name):
-    machine = program_timing.boot("builtin", None)
-    assert program_timing.time_program(machine, REFERENCE[name]["source"]) == \
+    machine = stopwatch.boot("builtin", None)
+    assert stopwatch.time_program(machine, REFERENCE[name]["source"]) == \
         EXECUTOR_CYCLES[name]
 
 
@@ -63,9 +63,9 @@ def test_every_runtime_figure_says_how_it_was_found():
 
 
 def test_an_endless_program_is_reported_as_such(monkeypatch):
-    monkeypatch.setattr(program_timing, "MAX_SECONDS", 1)
-    machine = program_timing.boot("builtin", None)
-    assert program_timing.time_program(machine, "10 GOTO 10\n") is None
+    monkeypatch.setattr(stopwatch, "MAX_SECONDS", 1)
+    machine = stopwatch.boot("builtin", None)
+    assert stopwatch.time_program(machine, "10 GOTO 10\n") is None
 
 
 @pytest.mark.rom
@@ -74,8 +74,8 @@ def test_firmware_time_matches_builtin_live(rom_dir):
     """The stored figure is still what the firmware takes, and the built-in engine
     comes within TOLERANCE of a live firmware run."""
     source = REFERENCE["loop"]["source"]
-    firmware = program_timing.time_program(program_timing.boot("firmware", rom_dir), source)
-    builtin = program_timing.time_program(program_timing.boot("builtin", None), source)
+    firmware = stopwatch.time_program(stopwatch.boot("firmware", rom_dir), source)
+    builtin = stopwatch.time_program(stopwatch.boot("builtin", None), source)
     assert abs(firmware - REFERENCE["loop"]["cycles"]) < 2_000
     assert abs(builtin / firmware - 1) <= TOLERANCE
 
@@ -93,7 +93,7 @@ TYPED_LINES = {
 @pytest.mark.parametrize("line", sorted(TYPED_LINES))
 def test_typed_line_takes_the_firmwares_time(line):
     """Its length, its expression and its kind (value, error, statement) count."""
-    machine = program_timing.boot("builtin", None)
+    machine = stopwatch.boot("builtin", None)
     machine.type_keys(line)
     machine.key_wait_ready()
     start = machine.cycles
