@@ -23,7 +23,7 @@ calls the bus: in a block, where fixed cycles are summed up, `cycles` is made ex
 around it. Generated functions are bound to the builder's cells with `bind`.
 
 Each compilation registers its source with linecache under a pseudo-filename of its own
-(`<sc61860 handlers>`, `<sc61860 block #n>`): tracebacks formatted by the traceback
+(`<sc61860 handlers>`, `<sc61860 block DIGEST>`): tracebacks formatted by the traceback
 module (pytest, logging), pdb and inspect.getsource show the generated lines; before
 Python 3.13 the interpreter's own report of an uncaught exception reads only real files.
 A block lists each instruction's address and disassembly above its code, with its
@@ -31,12 +31,13 @@ addresses and operands written in hex.
 """
 
 import hashlib
-import itertools
+import importlib.util
 import linecache
 import re
 import sys
 import types
 from dataclasses import dataclass
+from pathlib import Path
 
 from emulator.cpu.disasm import disassemble
 
@@ -46,6 +47,7 @@ ASSIGNED = ("p", "q", "r", "dp", "c", "z", "d", "cycles")
 CELLS = ASSIGNED + ("mem", "iram", "bus", "write_floor", "end", "undocumented", "bank")
 _PLACEHOLDER = re.compile(r"\b(n1|n2|n3|PC|NEXT)\b")
 _WORD = re.compile(r"\b[a-z_][a-z0-9_]*\b")
+_IDENT = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 
 
 @dataclass(frozen=True)
@@ -85,8 +87,45 @@ def _names(lines):
     return found
 
 
+# template -> the same text as a format string: substitution is then one format_map call
+_FORMATS = {}
+
+
 def _subst(text, values):
-    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], text)
+    form = _FORMATS.get(text)
+    if form is None:
+        escaped = text.replace("{", "{{").replace("}", "}}")
+        form = _FORMATS[text] = _PLACEHOLDER.sub(lambda m: "{" + m.group(1) + "}", escaped)
+    return form.format_map(values)
+
+
+# template expression -> a function of the operands, compiled once per process: a block
+# computes what depends only on its instruction's bytes and address at translation time
+_FOLDERS = {}
+
+
+def _folder(expression):
+    fold = _FOLDERS.get(expression)
+    if fold is None:
+        fold = _FOLDERS[expression] = eval(f"lambda n1, n2, n3, PC, NEXT: {expression}", {})
+    return fold
+
+
+# template line -> (what is left of " = ", the right side) when that side depends on the
+# operands only (a constant in a block), else None
+_FOLDABLE = {}
+
+
+def _foldable(line):
+    if line not in _FOLDABLE:
+        left, eq, right = line.partition(" = ")
+        ok = (eq and not line.lstrip().startswith("@") and "=" not in right.replace("==", "")
+              and set(_IDENT.findall(right)) <= _OPERANDS)
+        _FOLDABLE[line] = (left, right) if ok else None
+    return _FOLDABLE[line]
+
+
+_OPERANDS = frozenset(("n1", "n2", "n3", "PC", "NEXT"))
 
 
 def _emit_lines(out, lines, values, indent, pending=0, after_bus=()):
@@ -162,12 +201,23 @@ def compile_functions(functions, filename):
     source = _factory_source(functions)
     namespace = {}
     exec(compile(source, filename, "exec"), namespace)
+    register_source(filename, source)
+    return {const.co_name: const for const in namespace["_factory"].__code__.co_consts
+            if isinstance(const, types.CodeType)}
+
+
+def register_source(filename, source):
+    """Make `source` the text linecache gives for `filename` (also for a block's code
+    object that a translation cache kept from an earlier run)."""
     # No mtime: linecache.checkcache keeps an entry that has no file to compare with.
     # Interned: the blocks repeat the same lines, which are then stored once.
     lines = [sys.intern(line) for line in source.splitlines(True)]
     linecache.cache[filename] = (len(source), None, lines, filename)
-    return {const.co_name: const for const in namespace["_factory"].__code__.co_consts
-            if isinstance(const, types.CodeType)}
+
+
+def block_source_text(code):
+    """The source a block's code object was compiled from, as register_source keeps it."""
+    return "".join(linecache.cache[code.co_filename][2])
 
 
 def bind(code, cells):
@@ -216,6 +266,12 @@ class _Translation:
         return (o.documented and sem.block != "no"
                 and all(self.allowed(pc + k) for k in range(o.length)))
 
+    @staticmethod
+    def folded(line, operands):
+        """`line` with its right side computed now if that depends on the operands only."""
+        parts = _foldable(line)
+        return line if parts is None else f"{parts[0]} = {_folder(parts[1])(*operands)!r}"
+
     def leave(self, out, pad, pending, pc):
         if pending:
             out.append(f"{pad}cycles += {pending}")
@@ -242,11 +298,13 @@ class _Translation:
             guard = pending if guard is None else max(guard, pending)
             # the instruction as a listing shows it, so that a traceback's line can be placed
             out.append(f"{pad}# {pc:04X}  {disassemble(self.mem, pc)[0]}")
-            values = {"PC": _address(pc), "NEXT": _address(pc + o.length)}
-            for k in (1, 2, 3):
-                values[f"n{k}"] = f"0x{self.mem[pc + k]:02X}" if k < o.length else "None"
-            code = [pad + line for line in sem.code]
             nxt = pc + o.length
+            values = {"PC": _address(pc), "NEXT": _address(nxt)}
+            operands = [self.mem[pc + k] if k < o.length else None for k in (1, 2, 3)]
+            for k, n in enumerate(operands, 1):
+                values[f"n{k}"] = "None" if n is None else f"0x{n:02X}"
+            operands += (pc, nxt)
+            code = [pad + self.folded(line, operands) for line in sem.code]
             # A write that ends the instruction may switch the ROM bank: the path goes on
             # only while the bank it was translated for is still mapped.
             bank_check = (self.stop_on_bus_write and sem.kind == "seq" and not sem.selfcycles
@@ -255,7 +313,7 @@ class _Translation:
                          f"    return {nxt}") if bank_check else ()
             _emit_lines(out, code, values, 0, pending, after_bus)
             if sem.kind == "branch":
-                target = eval(_subst(sem.target, values), {})
+                target = _folder(sem.target)(*operands)
                 out.append(f"{pad}if {_subst(sem.cond, values)}:")
                 _emit_lines(out, [pad + "    " + line for line in sem.then], values, 0, pending)
                 share = max(1, (self.left - stop) // TAKEN_SHARE)
@@ -269,7 +327,7 @@ class _Translation:
             if not sem.selfcycles:
                 pending += o.taken if sem.kind == "jump" else o.cycles
             if sem.kind == "jump":
-                target = eval(_subst(sem.target, values), {})  # constants only: fold here
+                target = _folder(sem.target)(*operands)
                 if sem.call:
                     returns = returns + (nxt,)
                 pc = target
@@ -324,6 +382,37 @@ def _tree(lines, start, indent):
     return nodes, i
 
 
+def _facts(body, nested):
+    """What the dead-store pass needs of one line (stripped; `nested`: it has children),
+    found once per distinct line: ("keep",) a listing comment, ("all",) reads every
+    register, ("pass",) the block or its passes, ("else",), ("if", reads),
+    ("store", targets, reads), ("read", reads)."""
+    key = (body, nested)
+    facts = _FACTS.get(key)
+    if facts is None:
+        if body.startswith("#"):
+            facts = ("keep",)
+        elif nested and body.startswith(("def ", "while True:")):
+            facts = ("pass",)
+        elif nested and body == "else:":
+            facts = ("else",)
+        elif _EXIT.match(body) or _CALL.search(body) or (
+                nested and body.startswith(("for ", "while "))):
+            facts = ("all",)  # an exit, a call (the bus may look at anything), a template loop
+        elif nested:
+            facts = ("if", _REGISTERS & set(_WORD.findall(body)))
+        elif (m := _STORE.match(body)):
+            facts = ("store", m.group(1).split(" = ")[:-1], m.group(2),
+                     _REGISTERS & set(_WORD.findall(m.group(2))))
+        else:
+            facts = ("read", _REGISTERS & set(_WORD.findall(body)))
+        _FACTS[key] = facts
+    return facts
+
+
+_FACTS = {}
+
+
 def _prune(nodes, live):
     """Backward liveness of the register cells over `nodes`, which run on to code needing
     `live`: drop the stores nothing reads. Returns (nodes kept, registers live before)."""
@@ -331,39 +420,34 @@ def _prune(nodes, live):
     else_live = None
     for line, children in reversed(nodes):
         body = line.lstrip()
-        if body.startswith("#"):  # an instruction's address and listing
+        facts = _facts(body, bool(children))
+        kind = facts[0]
+        if kind == "keep":
+            pass
+        elif kind == "all":
+            live = _REGISTERS
+        elif kind == "pass":
+            children = _prune(children, _REGISTERS)[0]
+            live = _REGISTERS
+        elif kind == "else":
+            children, else_live = _prune(children, live)
             kept.append((line, children))
             continue
-        if _EXIT.match(body):
-            live = set(_REGISTERS)
-        elif children:
-            if body.startswith(("def ", "while True:")):  # the block and its passes
-                children = _prune(children, set(_REGISTERS))[0]
-                live = set(_REGISTERS)
-            elif body.startswith(("for ", "while ")) or _CALL.search(body):
-                live = set(_REGISTERS)  # a template loop: left alone
-            elif body == "else:":
-                children, else_live = _prune(children, live)
-                kept.append((line, children))
+        elif kind == "if":  # either branch may run
+            children, body_live = _prune(children, live)
+            live = body_live | (live if else_live is None else else_live) | facts[1]
+        elif kind == "store":
+            targets, right, reads = facts[1:]
+            wanted = [t for t in targets if t not in _REGISTERS or t in live]
+            if not wanted:
                 continue
-            else:  # if: either branch may run
-                children, body_live = _prune(children, live)
-                live = body_live | (live if else_live is None else else_live) | \
-                    (_REGISTERS & set(_WORD.findall(body)))
-            else_live = None
+            live = (live - set(targets)) | reads
+            if len(wanted) < len(targets):
+                line = line[:len(line) - len(body)] + "".join(t + " = " for t in wanted) + right
         else:
-            m = _STORE.match(body)
-            if _CALL.search(body):
-                live = set(_REGISTERS)  # a call: the bus may look at anything
-            elif m:
-                targets = m.group(1).split(" = ")[:-1]
-                wanted = [t for t in targets if t not in _REGISTERS or t in live]
-                if not wanted:
-                    continue
-                live = (live - set(targets)) | (_REGISTERS & set(_WORD.findall(m.group(2))))
-                line = line[:len(line) - len(body)] + "".join(t + " = " for t in wanted) + m.group(2)
-            else:
-                live = live | (_REGISTERS & set(_WORD.findall(body)))
+            live = live | facts[1]
+        if children:
+            else_live = None
         kept.append((line, children))
     kept.reverse()
     return kept, live
@@ -404,21 +488,32 @@ def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write, bank=None):
     # None: not even the first pass fits, the run loop interprets the entry instruction
     lines = _drop_dead_stores([f"def {name}(pc):", f"    if cycles + {guard} >= end:",
                                "        return None", "    while True:"] + body)
-    nl = _nonlocals(lines + ["cycles"])
-    return lines[:1] + [f"    nonlocal {', '.join(nl)}"] + lines[1:]
+    # every cell a block may assign (finding the ones it does would cost a scan of its lines)
+    return lines[:1] + [f"    nonlocal {', '.join(ASSIGNED)}"] + lines[1:]
 
 
 # digest of the source -> code object, shared by every CPU of the process (same ROM); the
 # source itself is kept once, by linecache
 _block_cache = {}
-_block_numbers = itertools.count(1)  # each compiled block's pseudo-filename is its own
 
 
 def block_code(lines):
     key = hashlib.blake2b("\n".join(lines).encode(), digest_size=16).digest()
     code = _block_cache.get(key)
     if code is None:
-        filename = f"<sc61860 block #{next(_block_numbers)}>"
+        # named by its digest: a name of its own, the same in every run (a block kept by
+        # the translation cache must not share its name with another one compiled later)
+        filename = f"<sc61860 block {key.hex()}>"
         code = next(iter(compile_functions([lines], filename).values()))
         _block_cache[key] = code
     return code
+
+
+def translator_version():
+    """A digest of everything a block's code depends on besides the ROM: this package's
+    sources (the templates, the translator, the cells' layout) and the bytecode format."""
+    digest = hashlib.sha1(importlib.util.MAGIC_NUMBER)
+    for path in sorted(Path(__file__).parent.iterdir()):
+        if path.suffix in (".py", ".csv"):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()

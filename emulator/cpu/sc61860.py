@@ -100,17 +100,24 @@ def _build(cpu, mem, iram, bus):
     # (interpret). The window's pages are swapped per bank.
     pages = [_NO_CODE] * 256
     code = {"fixed": (0, 0), "window": (0, 0), "bank": None, "banks": {}, "hits": {},
-            "fixed_id": None, "window_ids": {}}
+            "fixed_id": None, "window_ids": {}, "store": None}
 
     def cold(pc):
         window = code["window"]
         in_window = window[0] <= pc < window[1]
         key = (code["fixed_id"], code["window_ids"][bank] if in_window else None, pc)
+        store = code["store"]
         if key in _TRANSLATED:
             block_code_ = _TRANSLATED[key]
         else:
             hits = code["hits"]
             n = hits.get(key, 0) + 1
+            where = (bank if in_window else None, pc)
+            if n == 1 and store is not None:  # kept by an earlier run: used at once
+                block_code_ = store.get(where)
+                if block_code_ is not store.MISSING:
+                    _TRANSLATED[key] = block_code_
+                    return install(pc, block_code_)
             if n < HOT:
                 hits[key] = n
                 return None
@@ -123,6 +130,12 @@ def _build(cpu, mem, iram, bus):
                     return fixed[0] <= addr < fixed[1]
             lines = block_source(mem, pc, allowed, OPS, SEMS, in_window, bank)
             block_code_ = _TRANSLATED[key] = block_code(lines) if lines else None
+            if store is not None:
+                store.put(where, block_code_)
+        return install(pc, block_code_)
+
+    def install(pc, block_code_):
+        """Put the block (None: interpret) into the cache of its page and run it."""
         block = bind(block_code_, cellmap) if block_code_ else None
         pages[pc >> 8][pc & 0xFF] = block
         return block(pc) if block else None
@@ -133,11 +146,11 @@ def _build(cpu, mem, iram, bus):
     def fresh(first, stop):
         return [[cold] * 256 for _ in range(first >> 8, (stop + 0xFF) >> 8)]
 
-    def set_code_regions(fixed, window):
+    def set_code_regions(fixed, window, store):
         nonlocal bank
         bank = None
         code.update(fixed=fixed, window=window, bank=None, banks={}, hits={},
-                    fixed_id=region_id(*fixed), window_ids={})
+                    fixed_id=region_id(*fixed), window_ids={}, store=store)
         pages[:] = [_NO_CODE] * 256
         pages[fixed[0] >> 8:(fixed[1] + 0xFF) >> 8] = fresh(*fixed)
 
@@ -221,12 +234,14 @@ class SC61860:
         renamed = {"reg_pc": "pc"}
         self._cells = {renamed.get(n, n): cell for n, cell in cellmap.items()}
 
-    def set_code_regions(self, fixed, window=(0, 0)):
+    def set_code_regions(self, fixed, window=(0, 0), store=None):
         """Declare where code never changes, so it may be translated into blocks: `fixed`
         (start, stop) holds the same bytes for good; `window` (start, stop) holds one of
         several banks, and `code_bank` must name the one mapped whenever the CPU runs.
-        Forgets every block made so far."""
-        self._code["set_code_regions"](fixed, window)
+        Forgets every block made so far. `store`: a translation cache for exactly this
+        code (get(where) -> code object, None or store.MISSING; put(where, code)), `where`
+        being (the bank, or None in `fixed`; the entry address)."""
+        self._code["set_code_regions"](fixed, window, store)
 
     @property
     def code_bank(self):
