@@ -1,20 +1,16 @@
 """`pc1360 rom verify|install` and `pc1360 run`: the emulated machine from the command line."""
 
 import argparse
-import importlib.resources
 import os
 import sys
 from pathlib import Path
 
 from emulator.connectors.serial_line import FrameFormat
-from emulator.connectors.sio import LinkError, open_link
-from emulator.machine import card_file as cardfile
 from emulator.machine import romset
-from emulator.machine.atomic_write import write_atomic
-from emulator.machine.key_script import KeyScriptError
-from emulator.machine.key_script import parse as parse_keys
-from emulator.machine.program_files import load_file
 from tools.cli import UsageError
+
+# The machine's modules are imported by the functions that use them: `pc1360 --help` and
+# the other commands do not load the emulator.
 
 DEFAULT_AFTER_KEYS = 2.0  # emulated seconds to run after the last key (headless)
 BOOT_TIMEOUT = 5.0  # emulated seconds for the firmware to reach its first key wait
@@ -95,6 +91,7 @@ def choose_engine(args):
 
 
 def _build_machine(args, engine):
+    from emulator.machine import card_file as cardfile
     from emulator.machine.facade import PC1360
 
     path = args.card_file or cardfile.default_path(args.card, engine=engine)
@@ -119,6 +116,8 @@ def _build_machine(args, engine):
 
 
 def _load(machine, path):
+    from emulator.machine.program_files import load_file
+
     try:
         print(f"pc1360: loaded {load_file(machine, path)}", file=sys.stderr)
     except (ValueError, OSError) as exc:
@@ -151,6 +150,11 @@ def save_png(machine, path, scale=4):
 
 
 def cmd_run(args):
+    import importlib.resources
+
+    from emulator.machine.key_script import KeyScriptError
+    from emulator.machine.key_script import parse as parse_keys
+
     try:
         parse_keys(args.keys)
     except KeyScriptError as exc:
@@ -198,6 +202,8 @@ def _frame_format(text):
 
 def _connect(machine, args):
     """--serial, --tape, --tape-record: plug in the host link and the recorder."""
+    from emulator.connectors.sio import LinkError, open_link
+
     if args.serial:
         try:
             link = open_link(args.serial, args.serial_format)
@@ -219,6 +225,8 @@ def _connect(machine, args):
 
 
 def _disconnect(machine, args):
+    from emulator.machine.atomic_write import write_atomic
+
     if machine.sio.link_error:
         print(f"pc1360: serial link dropped: {machine.sio.link_error}", file=sys.stderr)
     machine.sio.disconnect()
