@@ -222,7 +222,10 @@ class SC61860:
 
     def __init__(self, mem, bus):
         self.mem = mem
-        self.iram = bytearray(128)
+        # Internal RAM: a list of 128 byte values, not a bytearray: CPython indexes a list
+        # with an int about twice as fast, and the generated code does so on almost every
+        # instruction. Every value stored is masked to 0-255 by the code that stores it.
+        self.iram = [0] * 128
         # (address, opcode) -> executions of an undocumented opcode, for the machine to log.
         self.undocumented = Counter()
         cellmap, hooks = _build(self, mem, self.iram, bus)
@@ -254,7 +257,7 @@ class SC61860:
     def reset(self):
         """Power-on state: PC 0, registers and internal RAM cleared. `cycles` keeps
         counting, since the machine's timers are measured against it."""
-        self.iram[:] = bytes(128)
+        self.iram[:] = [0] * 128
         self.p = self.q = self.r = self.dp = self.pc = self.c = self.z = self.d = 0
 
     def step(self):

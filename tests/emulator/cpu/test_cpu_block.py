@@ -311,7 +311,7 @@ def test_reset_clears_registers_and_internal_ram_but_not_cycles():
     cpu.step()
     cpu.reset()
     assert (cpu.pc, cpu.p, cpu.q, cpu.r, cpu.dp, cpu.c, cpu.z, cpu.d) == (0,) * 8
-    assert cpu.iram == bytes(128)
+    assert bytes(cpu.iram) == bytes(128)
     assert cpu.cycles == 4
 
 
