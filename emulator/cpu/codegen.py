@@ -107,7 +107,7 @@ _FOLDERS = {}
 def _folder(expression):
     fold = _FOLDERS.get(expression)
     if fold is None:
-        fold = _FOLDERS[expression] = eval(f"lambda n1, n2, n3, PC, NEXT: {expression}", {})
+        fold = _FOLDERS[expression] = eval(f"lambda n1, n2, n3, PC, NEXT: ({expression})", {})
     return fold
 
 
@@ -126,6 +126,39 @@ def _foldable(line):
 
 
 _OPERANDS = frozenset(("n1", "n2", "n3", "PC", "NEXT"))
+
+# Registers whose value a path knows after an instruction sets them to a constant (LP,
+# LIQ, LIDP ...): the instructions after it read the constant instead of the cell, which
+# folds their addresses (iram[p] -> iram[16]) and lets the dead-store pass drop the store.
+_TRACKED = frozenset(("p", "q", "dp"))
+_TRACKED_NAME = re.compile(r"\b(p|q|dp)\b")
+_LITERAL = re.compile(r"^-?(?:\d+|True|False)$")
+
+
+def _tracked_use(line):
+    """(tracked registers the line assigns, the line as a format string with each of its
+    reads of them as a {name} field, or None if it reads none), found once per line."""
+    use = _USES.get(line)
+    if use is None:
+        body = line.lstrip()
+        pieces = body.split(" = ") if not body.startswith(("if ", "for ", "while ", "@")) \
+            else [body]
+        targets, parts = set(), []
+        for piece in pieces[:-1]:
+            elements = piece.split(", ")
+            targets.update(e for e in elements if e in _TRACKED)
+            parts.append(", ".join(e if e in _TRACKED else _fields(e) for e in elements))
+        parts.append(_fields(pieces[-1]))
+        form = line[:len(line) - len(body)] + " = ".join(parts)
+        use = _USES[line] = (frozenset(targets), form if "{" in form else None)
+    return use
+
+
+_USES = {}
+
+
+def _fields(text):
+    return _TRACKED_NAME.sub(lambda m: "{" + m.group(1) + "}", text.replace("{", "{{").replace("}", "}}"))
 
 
 def _emit_lines(out, lines, values, indent, pending=0, after_bus=()):
@@ -244,6 +277,13 @@ def _address(value):
     return f"0x{value:04X}" if value >= 0 else f"-0x{-value:04X}"
 
 
+class _Reads(dict):
+    """The fields of a _tracked_use form: a known register's value, else its name."""
+
+    def __missing__(self, name):
+        return name
+
+
 MAX_INSTRUCTIONS = 48  # per block, over all its paths: the ROM's runs, short to compile
 TAKEN_SHARE = 2  # a taken branch's path gets at most 1/TAKEN_SHARE of what is left
 
@@ -267,10 +307,34 @@ class _Translation:
                 and all(self.allowed(pc + k) for k in range(o.length)))
 
     @staticmethod
-    def folded(line, operands):
-        """`line` with its right side computed now if that depends on the operands only."""
-        parts = _foldable(line)
-        return line if parts is None else f"{parts[0]} = {_folder(parts[1])(*operands)!r}"
+    def specialized(lines, operands, known):
+        """An instruction's template lines with the registers `known` (name -> value on
+        this path) read as constants and each right side that then depends on the operands
+        only computed now; `known` is updated for what the lines assign."""
+        # a register the template assigns inside a loop or branch of its own is read there
+        # again after it changed: it is left alone, and unknown afterwards
+        inner = set()
+        for line in lines:
+            if line.startswith(" "):
+                inner |= _tracked_use(line)[0]
+        for name in inner:
+            known.pop(name, None)
+        out = []
+        for line in lines:
+            targets, form = _tracked_use(line)
+            if form is not None and known:
+                line = form.format_map(_Reads(known))
+            parts = _foldable(line)
+            if parts is not None:
+                line = f"{parts[0]} = {_folder(parts[1])(*operands)!r}"
+            for name in targets:
+                value = line.partition(" = ")[2]
+                if line.startswith(f"{name} = ") and _LITERAL.match(value) and name not in inner:
+                    known[name] = value
+                else:
+                    known.pop(name, None)
+            out.append(line)
+        return out
 
     def leave(self, out, pad, pending, pc):
         if pending:
@@ -281,8 +345,9 @@ class _Translation:
         else:
             out.append(f"{pad}return {where}")
 
-    def path(self, out, pad, pc, pending, seen, returns, budget):
-        """Emit the code of the path from `pc`, `pending` fixed cycles not yet added;
+    def path(self, out, pad, pc, pending, seen, returns, budget, known):
+        """Emit the code of the path from `pc`, `pending` fixed cycles not yet added,
+        `known` the registers of _TRACKED holding a constant there (name -> literal);
         return the largest `pending` at which one of its instructions starts (None if it
         runs none), which the guard before it must allow for."""
         guard = None
@@ -304,7 +369,7 @@ class _Translation:
             for k, n in enumerate(operands, 1):
                 values[f"n{k}"] = "None" if n is None else f"0x{n:02X}"
             operands += (pc, nxt)
-            code = [pad + self.folded(line, operands) for line in sem.code]
+            code = [pad + line for line in self.specialized(sem.code, operands, known)]
             # A write that ends the instruction may switch the ROM bank: the path goes on
             # only while the bank it was translated for is still mapped.
             bank_check = (self.stop_on_bus_write and sem.kind == "seq" and not sem.selfcycles
@@ -315,12 +380,16 @@ class _Translation:
             if sem.kind == "branch":
                 target = _folder(sem.target)(*operands)
                 out.append(f"{pad}if {_subst(sem.cond, values)}:")
-                _emit_lines(out, [pad + "    " + line for line in sem.then], values, 0, pending)
+                taken = dict(known)
+                then = self.specialized(sem.then, operands, taken)
+                _emit_lines(out, [pad + "    " + line for line in then], values, 0, pending)
                 share = max(1, (self.left - stop) // TAKEN_SHARE)
-                g = self.path(out, pad + "    ", target, pending + o.taken, seen, returns, share)
+                g = self.path(out, pad + "    ", target, pending + o.taken, seen, returns, share,
+                              taken)
                 if g is not None:
                     guard = max(guard, g)
-                _emit_lines(out, [pad + line for line in sem.orelse], values, 0, pending)
+                orelse = self.specialized(sem.orelse, operands, known)
+                _emit_lines(out, [pad + line for line in orelse], values, 0, pending)
                 pending += o.cycles
                 pc = nxt
                 continue
@@ -351,7 +420,7 @@ class _Translation:
             if sem.selfcycles:
                 # cycles has grown by an amount only known now: the rest gets its own guard
                 rest = []
-                g = self.path(rest, pad, pc, pending, seen, returns, self.left - stop) \
+                g = self.path(rest, pad, pc, pending, seen, returns, self.left - stop, known) \
                     if not ends else None
                 if g is None:
                     self.leave(out, pad, pending, pc)
@@ -482,7 +551,7 @@ def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write, bank=None):
     if not t.usable(entry, frozenset()):
         return None
     body = []
-    guard = t.path(body, "        ", entry, 0, frozenset(), (), MAX_INSTRUCTIONS)
+    guard = t.path(body, "        ", entry, 0, frozenset(), (), MAX_INSTRUCTIONS, {})
     body = [line.replace("GUARD", str(guard)) for line in body if line.strip()]
     name = f"block_{entry:04X}"
     # None: not even the first pass fits, the run loop interprets the entry instruction
