@@ -6,7 +6,7 @@ import random
 import pytest
 
 from emulator.cpu import sc61860
-from emulator.cpu.codegen import _drop_dead_stores
+from emulator.cpu.dead_stores import drop_dead_stores
 from emulator.cpu.sc61860 import SC61860
 
 FIXED = (0x0000, 0x1000)
@@ -118,6 +118,6 @@ def test_dead_register_stores_are_dropped_only_when_overwritten_unread():
              "            return 5",  # an exit reads everything: z stays
              "        z = x == 2",
              "        return 7"]
-    out = _drop_dead_stores(lines)
+    out = drop_dead_stores(lines)
     assert "        c = z = v == 0" not in out and "        z = v == 0" in out
     assert "        q = 3" in out
