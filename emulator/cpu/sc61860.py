@@ -50,7 +50,10 @@ IMPLEMENTATIONS = {**cpu_ops_move.SEMS, **cpu_ops_flow.SEMS, **cpu_ops_alu.SEMS,
                    **cpu_ops_block.SEMS}
 SEMS = [IMPLEMENTATIONS[o.mnemonic](o) for o in OPS]
 _HANDLER_CODES = handler_codes(OPS, SEMS)
-HOT = 64  # runs of an entry point in ROM before it is translated into a block
+# runs of an entry point in ROM before it is translated into a block (with a translation
+# cache, a kept block is used from the first run); 128 translated fewer blocks than 64 in
+# the first seconds of a BASIC program for the same speed after them
+HOT = 128
 # (contents of the regions, bank, entry) -> block code, shared by the CPUs of a process: a
 # machine booted after another with the same ROM uses its blocks from the first run.
 _TRANSLATED = {}
