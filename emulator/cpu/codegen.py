@@ -249,8 +249,10 @@ def register_source(filename, source):
 
 
 def block_source_text(code):
-    """The source a block's code object was compiled from, as register_source keeps it."""
-    return "".join(linecache.cache[code.co_filename][2])
+    """The source a block's code object was compiled from, as register_source keeps it;
+    None if linecache no longer has it (linecache.clearcache() forgets every entry)."""
+    entry = linecache.cache.get(code.co_filename)
+    return "".join(entry[2]) if entry and len(entry) == 4 else None
 
 
 def bind(code, cells):

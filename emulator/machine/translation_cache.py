@@ -141,9 +141,13 @@ class TranslationCache:
         return code
 
     def put(self, where, code):
+        """Keep `code` (None: no block starts there) for `where`, unless its source, which
+        a kept block must show in tracebacks, is no longer known."""
+        source = "" if code is None else codegen.block_source_text(code)
+        if source is None:
+            return
         self.loaded[where] = code
-        self.entries[where] = (marshal.dumps(code), codegen.block_source_text(code)) \
-            if code is not None else (b"", "")
+        self.entries[where] = (b"" if code is None else marshal.dumps(code), source)
         self.added = True
 
 

@@ -166,3 +166,15 @@ def test_the_firmware_engine_keys_its_cache_by_the_rom_set(monkeypatch, tmp_path
     assert one is tc.for_rom(ROM) and one is not two
     assert one.path.parent == tmp_path / "pc1360"
     assert one.binding.split()[1] == codegen.translator_version().encode()
+
+
+def test_a_block_whose_source_linecache_forgot_is_not_kept(tmp_path, monkeypatch):
+    store = tc.TranslationCache(tmp_path, ROM, "v1")
+    cpu = cpu_with(store)
+    cpu.run(2_000)
+    code = block_at(cpu, 0x100).__code__
+    monkeypatch.setattr(linecache, "cache", dict(linecache.cache))  # the other tests keep theirs
+    linecache.clearcache()  # as a tool may do while the machine runs
+    store.put((None, 0x200), code)  # a kept block must show its source: nothing kept
+    assert store.get((None, 0x200)) is tc.MISSING
+    cpu.run(2_000)
