@@ -15,6 +15,11 @@ A block is code that runs, so a file is unmarshalled only once it is known to be
   the same directory (created readable by the user only). A file from anywhere else, and
   one damaged on disk, fails the check too.
 
+Inside, each entry point's block (its code object and its source, for tracebacks) is
+marshalled and compressed on its own and unpacked the first time the CPU asks for it, so
+opening a large cache costs little; an entry that does not unpack to a block's code
+object is dropped and translated anew.
+
 A file that fails is deleted and rebuilt from this run's blocks when the process exits (the
 file is written whole to a temporary name, then renamed). Anything the file system refuses
 leaves the emulator running without the cache.
@@ -56,7 +61,9 @@ class TranslationCache:
         self.path = Path(directory) / f"blocks-{rom_sha1}.bin"
         self.key_path = Path(directory) / KEY_NAME
         self.binding = f"{rom_sha1} {version}\n".encode()
-        self.entries = {}  # where -> (marshalled code or b"", source), as in the file
+        # where -> the entry as in the file: (code object or None, source) marshalled and
+        # compressed on its own, so that opening the file unpacks none of them
+        self.entries = {}
         self.loaded = {}  # where -> code object or None, unmarshalled when first asked for
         self.added = False
         self.key = self._key()
@@ -100,8 +107,8 @@ class TranslationCache:
             data[len(MAGIC) + TAG_SIZE:]
         if head == MAGIC and hmac.compare_digest(tag, self._tag(payload)):
             try:
-                entries = marshal.loads(zlib.decompress(payload))
-            except (ValueError, EOFError, TypeError, zlib.error):
+                entries = marshal.loads(payload)
+            except (ValueError, EOFError, TypeError):
                 entries = None
             if _well_formed(entries):
                 return entries
@@ -120,7 +127,7 @@ class TranslationCache:
         if not (self.added and self.key):
             return
         entries = {**(self._read() or {}), **self.entries}
-        payload = zlib.compress(marshal.dumps(entries), 1)
+        payload = marshal.dumps(entries)
         try:
             write_atomic(self.path, MAGIC + self._tag(payload) + payload)
         except OSError:
@@ -133,7 +140,7 @@ class TranslationCache:
         cache has nothing for it."""
         code = self.loaded.get(where, MISSING)
         if code is MISSING and where in self.entries:
-            code = _unmarshal(*self.entries[where])
+            code = _unpack(self.entries[where])
             if code is MISSING:  # not a block after all: translated anew
                 del self.entries[where]
             else:
@@ -147,21 +154,16 @@ class TranslationCache:
         if source is None:
             return
         self.loaded[where] = code
-        self.entries[where] = (b"" if code is None else marshal.dumps(code), source)
+        self.entries[where] = zlib.compress(marshal.dumps((code, source)), 1)
         self.added = True
 
 
 def _well_formed(entries):
-    """The shape `save` writes: {(bank or None, address): (code bytes or b"", source)}, each
-    code a block's code object. Checked before any of it is used."""
-    if not isinstance(entries, dict):
-        return False
-    for where, value in entries.items():
-        if not (isinstance(where, tuple) and len(where) == 2 and isinstance(where[1], int)
-                and isinstance(value, tuple) and len(value) == 2
-                and isinstance(value[0], bytes) and isinstance(value[1], str)):
-            return False
-    return True
+    """The shape `save` writes: {(bank or None, address): bytes}. Checked before any of it
+    is used; each entry is checked when it is unpacked."""
+    return isinstance(entries, dict) and all(
+        isinstance(where, tuple) and len(where) == 2 and isinstance(where[1], int)
+        and isinstance(value, bytes) for where, value in entries.items())
 
 
 _OPEN = {}  # (directory, ROM SHA-1) -> the cache the machines of this process share
@@ -182,16 +184,17 @@ def for_rom(rom_sha1, directory=None):
     return _OPEN[key]
 
 
-def _unmarshal(marshalled, source):
+def _unpack(entry):
     """A kept entry's code object (its source registered for tracebacks), None for an entry
-    point without a block, MISSING if the bytes are not a block's code."""
-    if not marshalled:
-        return None
+    point without a block, MISSING if the bytes are not what `put` makes."""
     try:
-        code = marshal.loads(marshalled)
-    except (ValueError, EOFError, TypeError):
+        code, source = marshal.loads(zlib.decompress(entry))
+    except (ValueError, EOFError, TypeError, zlib.error):
         return MISSING
-    if not (isinstance(code, types.CodeType) and code.co_name.startswith("block_")):
+    if code is None:
+        return None
+    if not (isinstance(code, types.CodeType) and code.co_name.startswith("block_")
+            and isinstance(source, str)):
         return MISSING
     codegen.register_source(code.co_filename, source)
     return code

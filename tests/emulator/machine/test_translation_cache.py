@@ -3,7 +3,9 @@ run, read only from a file that is ours (same ROM set, same translator, this use
 undamaged); any other file is deleted and rebuilt."""
 
 import linecache
+import marshal
 import traceback
+import zlib
 
 import pytest
 
@@ -131,13 +133,17 @@ def test_a_damaged_file_is_discarded_and_rebuilt(tmp_path, monkeypatch, damage):
     assert tc.TranslationCache(tmp_path, ROM, "v1").get((None, 0x100)) is not tc.MISSING
 
 
-def test_a_tagged_file_that_is_not_blocks_is_not_used(tmp_path):
+@pytest.mark.parametrize("entry", [
+    b"not compressed", zlib.compress(b"not marshal"), zlib.compress(marshal.dumps((1, "x"))),
+    zlib.compress(marshal.dumps(((lambda: 0).__code__, "")))])
+def test_a_tagged_entry_that_is_not_a_block_is_not_used(tmp_path, entry):
     store = tc.TranslationCache(tmp_path, ROM, "v1")
-    store.entries[(None, 0x100)] = (b"not marshal", "")
+    store.entries[(None, 0x100)] = entry
     store.added = True
     store.save()
     reader = tc.TranslationCache(tmp_path, ROM, "v1")
     assert reader.get((None, 0x100)) is tc.MISSING
+    assert (None, 0x100) not in reader.entries  # translated anew when it gets hot
 
 
 def test_the_key_is_the_users_own(tmp_path):
