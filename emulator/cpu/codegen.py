@@ -161,22 +161,50 @@ def _fields(text):
     return _TRACKED_NAME.sub(lambda m: "{" + m.group(1) + "}", text.replace("{", "{{").replace("}", "}}"))
 
 
-def _emit_lines(out, lines, values, indent, pending=0, after_bus=()):
-    pad = " " * indent
+# Generated code is built as a tree of nodes, [text without indentation, child nodes],
+# so that the dead-store pass walks it as it is and indentation is added once, at the end.
+
+def _emit(nodes, lines, values, pending=0, after_bus=()):
+    """Append template `lines` (nested by their own indentation) to `nodes`, with the
+    operands substituted; a bus call (`@`) gets `pending` cycles around it and is
+    followed by `after_bus` (a function making the nodes that go after it)."""
+    stack = [(-1, nodes)]  # (indentation of the line that owns them, child nodes)
     for line in lines:
         body = line.lstrip()
-        lead = " " * (len(line) - len(body))
+        lead = len(line) - len(body)
+        while stack[-1][0] >= lead:
+            stack.pop()
+        into = stack[-1][1]
         if body.startswith("@"):
-            body = body[1:]
-            if pending:
-                out.append(f"{pad}{lead}cycles += {pending}")
-                out.append(f"{pad}{lead}{_subst(body, values)}")
-                out.append(f"{pad}{lead}cycles -= {pending}")
-            else:
-                out.append(f"{pad}{lead}{_subst(body, values)}")
-            out += [f"{pad}{lead}{extra}" for extra in after_bus]
+            call = [_subst(body[1:], values), []]
+            into += [[f"cycles += {pending}", []], call, [f"cycles -= {pending}", []]] \
+                if pending else [call]
+            if after_bus:
+                into += after_bus()
             continue
-        out.append(f"{pad}{lead}{_subst(body, values)}")
+        node = [_subst(body, values), []]
+        into.append(node)
+        if body.endswith(":"):
+            stack.append((lead, node[1]))
+
+
+def flatten(nodes, depth, out=None):
+    """The lines of a tree of nodes, indented four spaces a level from `depth`."""
+    out = [] if out is None else out
+    pad = "    " * depth
+    for text, children in nodes:
+        out.append(pad + text)
+        if children:
+            flatten(children, depth + 1, out)
+        elif text.endswith(":"):
+            out.append(pad + "    pass")
+    return out
+
+
+def _emitted(lines, values, depth):
+    nodes = []
+    _emit(nodes, lines, values)
+    return flatten(nodes, depth)
 
 
 def _nonlocals(out_lines):
@@ -196,7 +224,7 @@ def handler_source(o, sem, name):
             body.append(f"n{k} = mem[pc + {k}]")
     if not o.documented:
         body.append(f"undocumented[(pc & 0xFFFF, {o.opcode})] += 1")
-    _emit_lines(body, sem.code, values, 0)
+    body += _emitted(sem.code, values, 0)
     fixed = "" if sem.selfcycles else f"cycles += {o.cycles}"
     if sem.kind == "seq":
         body += [fixed, f"return pc + {o.length}"]
@@ -206,10 +234,10 @@ def handler_source(o, sem, name):
         body += [f"target = {_subst(sem.target, values)}", f"cycles += {o.taken}", "return target"]
     else:
         body.append(f"if {_subst(sem.cond, values)}:")
-        _emit_lines(body, sem.then, values, 4)
+        body += _emitted(sem.then, values, 1)
         body += [f"    target = {_subst(sem.target, values)}", f"    cycles += {o.taken}",
                  "    return target"]
-        _emit_lines(body, sem.orelse, values, 0)
+        body += _emitted(sem.orelse, values, 0)
         body += [f"cycles += {o.cycles}", f"return pc + {o.length}"]
     body = [line for line in body if line]
     head = [f"def {name}(pc):  # {o.mnemonic}"]
@@ -304,6 +332,7 @@ class _Translation:
         self.ops, self.sems, self.stop_on_bus_write = ops, sems, stop_on_bus_write
         self.bank = bank
         self.left = MAX_INSTRUCTIONS
+        self.guards = []  # the tests of the passes' guard, given their text at the end
 
     def usable(self, pc, seen):
         if not 0 <= pc <= 0xFFFF or pc in seen or self.left <= 0:
@@ -342,16 +371,18 @@ class _Translation:
             out.append(line)
         return out
 
-    def leave(self, out, pad, pending, pc):
+    def leave(self, out, pending, pc):
         if pending:
-            out.append(f"{pad}cycles += {pending}")
+            out.append([f"cycles += {pending}", []])
         where = pc if pc == "npc" else _address(pc)
         if pc == self.entry:  # another pass, if the guard allows it
-            out += [f"{pad}if cycles + GUARD >= end:", f"{pad}    return {where}", f"{pad}continue"]
+            test = ["", [[f"return {where}", []]]]  # its text once the guard is known
+            self.guards.append(test)
+            out += [test, ["continue", []]]
         else:
-            out.append(f"{pad}return {where}")
+            out.append([f"return {where}", []])
 
-    def path(self, out, pad, pc, pending, seen, returns, budget, known):
+    def path(self, out, pc, pending, seen, returns, budget, known):
         """Emit the code of the path from `pc`, `pending` fixed cycles not yet added,
         `known` the registers of _TRACKED holding a constant there (name -> literal);
         return the largest `pending` at which one of its instructions starts (None if it
@@ -360,7 +391,7 @@ class _Translation:
         stop = self.left - budget
         while True:
             if self.left <= stop or not self.usable(pc, seen):
-                self.leave(out, pad, pending, pc)
+                self.leave(out, pending, pc)
                 return guard
             op_ = self.mem[pc]
             o, sem = self.ops[op_], self.sems[op_]
@@ -368,34 +399,33 @@ class _Translation:
             self.left -= 1
             guard = pending if guard is None else max(guard, pending)
             # the instruction as a listing shows it, so that a traceback's line can be placed
-            out.append(f"{pad}# {pc:04X}  {disassemble(self.mem, pc)[0]}")
+            out.append([f"# {pc:04X}  {disassemble(self.mem, pc)[0]}", []])
             nxt = pc + o.length
             values = {"PC": _address(pc), "NEXT": _address(nxt)}
             operands = [self.mem[pc + k] if k < o.length else None for k in (1, 2, 3)]
             for k, n in enumerate(operands, 1):
                 values[f"n{k}"] = "None" if n is None else f"0x{n:02X}"
             operands += (pc, nxt)
-            code = [pad + line for line in self.specialized(sem.code, operands, known)]
+            code = self.specialized(sem.code, operands, known)
             # A write that ends the instruction may switch the ROM bank: the path goes on
             # only while the bank it was translated for is still mapped.
             bank_check = (self.stop_on_bus_write and sem.kind == "seq" and not sem.selfcycles
                           and sem.code and sem.code[-1].lstrip().startswith("@bus.write"))
-            after_bus = (f"if bank != {self.bank!r}:", f"    cycles += {pending + o.cycles}",
-                         f"    return {nxt}") if bank_check else ()
-            _emit_lines(out, code, values, 0, pending, after_bus)
+            after_bus = (lambda: [[f"if bank != {self.bank!r}:",
+                                   [[f"cycles += {pending + o.cycles}", []],
+                                    [f"return {nxt}", []]]]]) if bank_check else None
+            _emit(out, code, values, pending, after_bus)
             if sem.kind == "branch":
                 target = _folder(sem.target)(*operands)
-                out.append(f"{pad}if {_subst(sem.cond, values)}:")
+                branch = [f"if {_subst(sem.cond, values)}:", []]
+                out.append(branch)
                 taken = dict(known)
-                then = self.specialized(sem.then, operands, taken)
-                _emit_lines(out, [pad + "    " + line for line in then], values, 0, pending)
+                _emit(branch[1], self.specialized(sem.then, operands, taken), values, pending)
                 share = max(1, (self.left - stop) // TAKEN_SHARE)
-                g = self.path(out, pad + "    ", target, pending + o.taken, seen, returns, share,
-                              taken)
+                g = self.path(branch[1], target, pending + o.taken, seen, returns, share, taken)
                 if g is not None:
                     guard = max(guard, g)
-                orelse = self.specialized(sem.orelse, operands, known)
-                _emit_lines(out, [pad + line for line in orelse], values, 0, pending)
+                _emit(out, self.specialized(sem.orelse, operands, known), values, pending)
                 pending += o.cycles
                 pc = nxt
                 continue
@@ -409,30 +439,33 @@ class _Translation:
                 continue
             if sem.kind == "dynamic":
                 if not (sem.ret and returns):
-                    out.append(f"{pad}cycles += {pending}" if pending else "")
-                    out.append(f"{pad}return npc")
+                    if pending:
+                        out.append([f"cycles += {pending}", []])
+                    out.append(["return npc", []])
                     return guard
                 # the return of a call made on this path: go on there unless the stack changed
                 pc, returns = returns[-1], returns[:-1]
-                out.append(f"{pad}if npc != {_address(pc)}:")
-                self.leave(out, pad + "    ", pending, "npc")
+                elsewhere = [f"if npc != {_address(pc)}:", []]
+                out.append(elsewhere)
+                self.leave(elsewhere[1], pending, "npc")
                 continue
             pc = nxt
             ends = sem.block == "end" or (self.stop_on_bus_write and sem.writes_bus()
                                           and not bank_check)
             if ends and not sem.selfcycles:
-                self.leave(out, pad, pending, pc)
+                self.leave(out, pending, pc)
                 return guard
             if sem.selfcycles:
                 # cycles has grown by an amount only known now: the rest gets its own guard
                 rest = []
-                g = self.path(rest, pad, pc, pending, seen, returns, self.left - stop, known) \
+                g = self.path(rest, pc, pending, seen, returns, self.left - stop, known) \
                     if not ends else None
                 if g is None:
-                    self.leave(out, pad, pending, pc)
+                    self.leave(out, pending, pc)
                 else:
-                    out.append(f"{pad}if cycles + {g} >= end:")
-                    self.leave(out, pad + "    ", pending, pc)
+                    late = [f"if cycles + {g} >= end:", []]
+                    out.append(late)
+                    self.leave(late[1], pending, pc)
                     out += rest
                 return guard
 
@@ -449,14 +482,15 @@ def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write, bank=None):
     if not t.usable(entry, frozenset()):
         return None
     body = []
-    guard = t.path(body, "        ", entry, 0, frozenset(), (), MAX_INSTRUCTIONS, {})
-    body = [line.replace("GUARD", str(guard)) for line in body if line.strip()]
-    name = f"block_{entry:04X}"
+    guard = t.path(body, entry, 0, frozenset(), (), MAX_INSTRUCTIONS, {})
+    for test in t.guards:
+        test[0] = f"if cycles + {guard} >= end:"
     # None: not even the first pass fits, the run loop interprets the entry instruction
-    lines = drop_dead_stores([f"def {name}(pc):", f"    if cycles + {guard} >= end:",
-                               "        return None", "    while True:"] + body)
+    function = drop_dead_stores([[f"if cycles + {guard} >= end:", [["return None", []]]],
+                                 ["while True:", body]])
     # every cell a block may assign (finding the ones it does would cost a scan of its lines)
-    return lines[:1] + [f"    nonlocal {', '.join(ASSIGNED)}"] + lines[1:]
+    return [f"def block_{entry:04X}(pc):", f"    nonlocal {', '.join(ASSIGNED)}"] + \
+        flatten(function, 1)
 
 
 # digest of the source -> code object, shared by every CPU of the process (same ROM); the

@@ -2,7 +2,7 @@
 
 A block's paths often set a register cell that a later instruction sets again before
 anything reads it: INCx then CPIA never shows the INCx flags, LP then LP leaves only the
-second P. Backward liveness over the block's tree of lines drops those stores; every exit,
+second P. Backward liveness over the block's tree of nodes drops those stores; every exit,
 bus call and loop of a template counts as reading every register. What the pass needs
 of a line is found once per distinct line and kept (_facts).
 """
@@ -15,20 +15,6 @@ _REGISTERS = frozenset(("p", "q", "r", "dp", "c", "z", "d"))
 _STORE = re.compile(r"^((?:[a-z_][a-z0-9_]* = )+)(.*)$")
 _EXIT = re.compile(r"^(return|continue|break)\b")
 _CALL = re.compile(r"[A-Za-z_0-9]\(")
-
-
-def _tree(lines, start, indent):
-    """Nest lines by indentation: [(line, children)], from `start` while indented `indent`."""
-    nodes = []
-    i = start
-    while i < len(lines):
-        line = lines[i]
-        depth = len(line) - len(line.lstrip())
-        if depth < indent:
-            break
-        children, i = _tree(lines, i + 1, depth + 1) if line.endswith(":") else ([], i + 1)
-        nodes.append((line, children))
-    return nodes, i
 
 
 def _facts(body, nested):
@@ -67,9 +53,8 @@ def _prune(nodes, live):
     `live`: drop the stores nothing reads. Returns (nodes kept, registers live before)."""
     kept = []
     else_live = None
-    for line, children in reversed(nodes):
-        body = line.lstrip()
-        facts = _facts(body, bool(children))
+    for text, children in reversed(nodes):
+        facts = _facts(text, bool(children))
         kind = facts[0]
         if kind == "keep":
             pass
@@ -80,7 +65,7 @@ def _prune(nodes, live):
             live = _REGISTERS
         elif kind == "else":
             children, else_live = _prune(children, live)
-            kept.append((line, children))
+            kept.append([text, children])
             continue
         elif kind == "if":  # either branch may run
             children, body_live = _prune(children, live)
@@ -92,28 +77,17 @@ def _prune(nodes, live):
                 continue
             live = (live - set(targets)) | reads
             if len(wanted) < len(targets):
-                line = line[:len(line) - len(body)] + "".join(t + " = " for t in wanted) + right
+                text = "".join(t + " = " for t in wanted) + right
         else:
             live = live | facts[1]
         if children:
             else_live = None
-        kept.append((line, children))
+        kept.append([text, children])
     kept.reverse()
     return kept, live
 
 
-def _flatten(nodes, out):
-    for line, children in nodes:
-        out.append(line)
-        if line.endswith(":") and not children:
-            out.append(line[:len(line) - len(line.lstrip())] + "    pass")
-        _flatten(children, out)
-    return out
-
-
-def drop_dead_stores(lines):
-    """A block's lines without its dead register stores: INCx then CPIA, say, never shows
-    the INCx flags. Backward liveness over the block's tree of paths; every exit, bus call
-    and template loop counts as reading all registers."""
-    nodes, _ = _tree(lines, 0, 0)
-    return _flatten(_prune(nodes, set(_REGISTERS))[0], [])
+def drop_dead_stores(nodes):
+    """A block's tree of nodes ([text, children], codegen's form) without its dead register
+    stores. The nodes run on to an exit, which reads every register."""
+    return _prune(nodes, _REGISTERS)[0]

@@ -65,7 +65,7 @@ class TranslationCache:
         # compressed on its own, so that opening the file unpacks none of them
         self.entries = {}
         self.loaded = {}  # where -> code object or None, unmarshalled when first asked for
-        self.added = False
+        self.added = {}  # where -> (code object or None, source) made by this run
         self.key = self._key()
         if self.key:
             self.entries = self._read() or {}
@@ -126,13 +126,15 @@ class TranslationCache:
         added some since this one read it)."""
         if not (self.added and self.key):
             return
-        entries = {**(self._read() or {}), **self.entries}
-        payload = marshal.dumps(entries)
+        # packed here, at the end, rather than while the machine runs
+        self.entries.update((where, zlib.compress(marshal.dumps(block), 1))
+                            for where, block in self.added.items())
+        self.added = {}
+        payload = marshal.dumps({**(self._read() or {}), **self.entries})
         try:
             write_atomic(self.path, MAGIC + self._tag(payload) + payload)
         except OSError:
-            return
-        self.added = False
+            pass
 
     # -- the CPU's side ------------------------------------------------------------------
     def get(self, where):
@@ -154,8 +156,7 @@ class TranslationCache:
         if source is None:
             return
         self.loaded[where] = code
-        self.entries[where] = zlib.compress(marshal.dumps((code, source)), 1)
-        self.added = True
+        self.added[where] = (code, source)
 
 
 def _well_formed(entries):

@@ -139,7 +139,7 @@ def test_a_damaged_file_is_discarded_and_rebuilt(tmp_path, monkeypatch, damage):
 def test_a_tagged_entry_that_is_not_a_block_is_not_used(tmp_path, entry):
     store = tc.TranslationCache(tmp_path, ROM, "v1")
     store.entries[(None, 0x100)] = entry
-    store.added = True
+    store.added[(None, 0x200)] = (None, "")  # something new, so that the file is written
     store.save()
     reader = tc.TranslationCache(tmp_path, ROM, "v1")
     assert reader.get((None, 0x100)) is tc.MISSING
