@@ -6,13 +6,11 @@ import sys
 from pathlib import Path
 
 from emulator.connectors.serial_line import FrameFormat
-from emulator.connectors.sio import LinkError, open_link
 from emulator.machine import romset
 from tools.cli import UsageError
 
 # The machine's modules are imported by the functions that use them: `pc1360 --help` and
-# the other commands do not load the emulator. (open_link stays here: the serial tests
-# put their own in its place.)
+# the other commands do not load the emulator.
 
 DEFAULT_AFTER_KEYS = 2.0  # emulated seconds to run after the last key (headless)
 BOOT_TIMEOUT = 5.0  # emulated seconds for the firmware to reach its first key wait
@@ -204,6 +202,8 @@ def _frame_format(text):
 
 def _connect(machine, args):
     """--serial, --tape, --tape-record: plug in the host link and the recorder."""
+    from emulator.connectors.sio import LinkError, open_link
+
     if args.serial:
         try:
             link = open_link(args.serial, args.serial_format)

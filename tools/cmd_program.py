@@ -3,7 +3,6 @@
 import sys
 from pathlib import Path
 
-from pc1360.errors import FormatError
 from pc1360.facts import CARD_SIZES
 from tools.cli import UsageError
 
@@ -45,6 +44,7 @@ def register(subparsers):
 
 def cmd_tokenize(args):
     from emulator.machine.atomic_write import write_atomic
+    from pc1360.errors import FormatError
     from pc1360.tokenizer import parse_program
 
     name = "<stdin>" if args.source == "-" else args.source
@@ -74,6 +74,7 @@ def cmd_tokenize(args):
 
 def cmd_list(args):
     from pc1360 import detect
+    from pc1360.errors import FormatError
     from pc1360.listing import list_program
 
     name = "<stdin>" if args.file == "-" else args.file
