@@ -11,8 +11,10 @@ description this module generates
   the operands folded in as constants and the fixed cycle costs summed at generation
   time. It follows jumps and calls, both sides of conditional branches (a tree of paths,
   MAX_INSTRUCTIONS in all), a return to the call made on the same path (checked against
-  the stack at run time) and loops back to its entry inside the function; stores to
-  registers that the path overwrites unread are dropped. A block (and each pass of its
+  the stack at run time) and loops back to its entry inside the function. Along a path,
+  P, Q and DP are read as the constant an instruction set them to (`specialized`), and
+  stores to registers that the path overwrites unread are dropped (dead_stores.py, over
+  the tree of nodes the block is built as). A block (and each pass of its
   loop) runs only when all of its instructions would start before the run's budget is
   used up (its guard), so `run` stops at exactly the instruction boundary the
   interpreter would, and the bus sees the same calls at the same cycle counts.
@@ -27,7 +29,7 @@ Each compilation registers its source with linecache under a pseudo-filename of 
 module (pytest, logging), pdb and inspect.getsource show the generated lines; before
 Python 3.13 the interpreter's own report of an uncaught exception reads only real files.
 A block lists each instruction's address and disassembly above its code, with its
-addresses and operands written in hex.
+addresses and operands written in hex (values computed at translation time in decimal).
 """
 
 import hashlib
