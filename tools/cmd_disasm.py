@@ -1,6 +1,5 @@
 """`pc1360 disasm FILE`: list a binary image (a ROM dump, a machine-code file) as SC61860 code."""
 
-from emulator.cpu.disasm import format_line, listing
 from tools.cli import UsageError
 
 
@@ -35,6 +34,8 @@ def register(subparsers):
 
 
 def run(args):
+    from emulator.cpu.disasm import format_line, listing  # the CPU's tables: only here
+
     try:
         with open(args.file, "rb") as f:
             data = f.read()

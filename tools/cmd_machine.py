@@ -2,22 +2,17 @@
 
 import argparse
 import contextlib
-import importlib.resources
 import os
 import signal
 import sys
 from pathlib import Path
 
 from emulator.connectors.serial_line import FrameFormat
-from emulator.connectors.sio import LinkError, open_link
-from emulator.machine import card_file as cardfile
 from emulator.machine import romset
-from emulator.machine.atomic_write import writable_target, write_atomic
-from emulator.machine.key_script import KeyScriptError
-from emulator.machine.key_script import parse as parse_keys
-from emulator.machine.program_files import load_file
-from pc1360.errors import FormatError
 from tools.cli import Terminated, UsageError, bounded_number
+
+# The machine's modules are imported by the functions that use them: `pc1360 --help` and
+# the other commands do not load the emulator.
 
 DEFAULT_AFTER_KEYS = 2.0  # emulated seconds to run after the last key (headless)
 BOOT_TIMEOUT = 5.0  # emulated seconds for the firmware to reach its first key wait
@@ -104,6 +99,7 @@ def choose_engine(args):
 
 
 def _build_machine(args, engine):
+    from emulator.machine import card_file as cardfile
     from emulator.machine.facade import PC1360
 
     path = args.card_file or cardfile.default_path(args.card, engine=engine)
@@ -125,6 +121,9 @@ def _build_machine(args, engine):
 
 
 def _load(machine, path):
+    from emulator.machine.program_files import load_file
+    from pc1360.errors import FormatError
+
     try:
         print(f"pc1360: loaded {load_file(machine, path)}", file=sys.stderr)
     except FormatError as exc:
@@ -164,6 +163,9 @@ def save_png(machine, path, scale=4):
 
 
 def cmd_run(args):
+    from emulator.machine.key_script import KeyScriptError
+    from emulator.machine.key_script import parse as parse_keys
+
     try:
         parse_keys(args.keys)
     except KeyScriptError as exc:
@@ -184,6 +186,8 @@ def cmd_run(args):
 
 
 def _session(machine, args, first_start):
+    import importlib.resources
+
     _connect(machine, args)
     if args.load:
         _boot(machine)
@@ -220,6 +224,8 @@ def _check_output(option, path):
     """Refuse an output path that cannot be written before the run, not after it."""
     if path is None:
         return
+    from emulator.machine.atomic_write import writable_target
+
     try:
         writable_target(path)
     except OSError as exc:
@@ -253,6 +259,8 @@ def _frame_format(text):
 
 def _connect(machine, args):
     """--serial, --tape, --tape-record: plug in the host link and the recorder."""
+    from emulator.connectors.sio import LinkError, open_link
+
     if args.serial:
         try:
             link = open_link(args.serial, args.serial_format)
@@ -275,6 +283,8 @@ def _connect(machine, args):
 
 def _disconnect(machine, args):
     """Unplug the link and write the tape recording; False if the recording was not written."""
+    from emulator.machine.atomic_write import write_atomic
+
     if machine.sio.link_error:
         print(f"pc1360: serial link dropped: {machine.sio.link_error}", file=sys.stderr)
     machine.sio.disconnect()

@@ -5,12 +5,11 @@ import os
 import sys
 from pathlib import Path
 
-from emulator.machine.atomic_write import write_atomic
-from pc1360 import detect, ramcard, tape, tapesound
-from pc1360.errors import FormatError
-from pc1360.listing import list_program
-from pc1360.tokenizer import parse_program
+from pc1360.facts import CARD_SIZES
 from tools.cli import UsageError
+
+# The other modules are imported by the commands that use them, so that a command
+# starts quickly (tokenize loads neither the lister nor the tape and card codecs).
 
 FORMATS = ("img", "ram", "tap", "wav")
 
@@ -27,7 +26,7 @@ def register(subparsers):
     tok.add_argument("--format", choices=FORMATS,
                      help="img: PocketTools program lines; ram: RAM-card image; tap: tape "
                           "record; wav: tape recording (default: from OUT's suffix, else img)")
-    tok.add_argument("--card", type=int, choices=sorted(ramcard.CARD_SIZES), default=32,
+    tok.add_argument("--card", type=int, choices=sorted(CARD_SIZES), default=32,
                      help="RAM card size in KB for --format ram (default 32)")
     tok.add_argument("--name", default="", help="program name on tape, up to 7 characters")
     tok.add_argument("--long-lines", action="store_true",
@@ -46,6 +45,10 @@ def register(subparsers):
 
 
 def cmd_tokenize(args):
+    from emulator.machine.atomic_write import write_atomic
+    from pc1360.errors import FormatError
+    from pc1360.tokenizer import parse_program
+
     name = "<stdin>" if args.source == "-" else args.source
     source = _read(args.source)
     form = args.format or _format_from_suffix(args.output)
@@ -74,6 +77,10 @@ def cmd_tokenize(args):
 
 
 def cmd_list(args):
+    from pc1360 import detect
+    from pc1360.errors import FormatError
+    from pc1360.listing import list_program
+
     name = "<stdin>" if args.file == "-" else args.file
     problems = [] if args.salvage else None
     try:
@@ -97,6 +104,8 @@ def cmd_list(args):
 
 
 def _encode(image, form, args):
+    from pc1360 import ramcard, tape, tapesound
+
     if form == "img":
         return image
     if form == "ram":

@@ -4,11 +4,11 @@ port (the 15-pin connector, through a CE-130T or a level converter)."""
 import sys
 from pathlib import Path
 
-from emulator.machine.atomic_write import writable_target, write_atomic
 from pc1360.facts import DATA_BITS, PARITIES, SIO_BAUDS, SIO_EOL, STOP_BITS
-from pc1360.image import MAX_TYPED
-from tools import transfer
 from tools.cli import bounded_number
+
+# tools.transfer (pyserial, the codecs) is imported by the functions that use it, so that
+# other commands and `pc1360 --help` start without it.
 
 # Without handshake the pause after a line must outlast LOAD storing it: up to 0.35 s a
 # line for basic_src/kniffel.bas (3 KB) on the emulated firmware, longer the larger the
@@ -74,6 +74,8 @@ def _line_delay(args):
 
 
 def _settings(args):
+    from tools import transfer
+
     return transfer.Settings(baud=args.baud, parity=args.parity, bits=args.bits, stop=args.stop,
                              eol=args.eol, handshake=args.handshake)
 
@@ -84,6 +86,9 @@ def _fail(exc):
 
 
 def run_send(args):
+    from pc1360.image import MAX_TYPED
+    from tools import transfer
+
     settings = _settings(args)
     try:
         lines, warnings = transfer.load_program(args.file)
@@ -122,6 +127,9 @@ def run_send(args):
 
 
 def run_receive(args):
+    from emulator.machine.atomic_write import writable_target, write_atomic
+    from tools import transfer
+
     settings = _settings(args)
     kind = args.format or ("img" if args.out.suffix.lower() == ".img" else "bas")
     try:

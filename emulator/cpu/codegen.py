@@ -11,8 +11,10 @@ description this module generates
   the operands folded in as constants and the fixed cycle costs summed at generation
   time. It follows jumps and calls, both sides of conditional branches (a tree of paths,
   MAX_INSTRUCTIONS in all), a return to the call made on the same path (checked against
-  the stack at run time) and loops back to its entry inside the function; stores to
-  registers that the path overwrites unread are dropped. A block (and each pass of its
+  the stack at run time) and loops back to its entry inside the function. Along a path,
+  P, Q and DP are read as the constant an instruction set them to (`specialized`), and
+  stores to registers that the path overwrites unread are dropped (dead_stores.py, over
+  the tree of nodes the block is built as). A block (and each pass of its
   loop) runs only when all of its instructions would start before the run's budget is
   used up (its guard), so `run` stops at exactly the instruction boundary the
   interpreter would, and the bus sees the same calls at the same cycle counts.
@@ -23,21 +25,23 @@ calls the bus: in a block, where fixed cycles are summed up, `cycles` is made ex
 around it. Generated functions are bound to the builder's cells with `bind`.
 
 Each compilation registers its source with linecache under a pseudo-filename of its own
-(`<sc61860 handlers>`, `<sc61860 block #n>`): tracebacks formatted by the traceback
+(`<sc61860 handlers>`, `<sc61860 block DIGEST>`): tracebacks formatted by the traceback
 module (pytest, logging), pdb and inspect.getsource show the generated lines; before
 Python 3.13 the interpreter's own report of an uncaught exception reads only real files.
 A block lists each instruction's address and disassembly above its code, with its
-addresses and operands written in hex.
+addresses and operands written in hex (values computed at translation time in decimal).
 """
 
 import hashlib
-import itertools
+import importlib.util
 import linecache
 import re
 import sys
 import types
 from dataclasses import dataclass
+from pathlib import Path
 
+from emulator.cpu.dead_stores import WORD, drop_dead_stores
 from emulator.cpu.disasm import disassemble
 
 # The state cells a generated function may assign (declared nonlocal when they appear).
@@ -45,7 +49,7 @@ ASSIGNED = ("p", "q", "r", "dp", "c", "z", "d", "cycles")
 # Every name the factory defines: the builder must provide a cell for each one used.
 CELLS = ASSIGNED + ("mem", "iram", "bus", "write_floor", "end", "undocumented", "bank")
 _PLACEHOLDER = re.compile(r"\b(n1|n2|n3|PC|NEXT)\b")
-_WORD = re.compile(r"\b[a-z_][a-z0-9_]*\b")
+_IDENT = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 
 
 @dataclass(frozen=True)
@@ -81,30 +85,128 @@ def seq(*code, **kw):
 def _names(lines):
     found = set()
     for line in lines:
-        found.update(_WORD.findall(line))
+        found.update(WORD.findall(line))
     return found
 
 
+# template -> the same text as a format string: substitution is then one format_map call
+_FORMATS = {}
+
+
 def _subst(text, values):
-    return _PLACEHOLDER.sub(lambda m: values[m.group(1)], text)
+    form = _FORMATS.get(text)
+    if form is None:
+        escaped = text.replace("{", "{{").replace("}", "}}")
+        form = _FORMATS[text] = _PLACEHOLDER.sub(lambda m: "{" + m.group(1) + "}", escaped)
+    return form.format_map(values)
 
 
-def _emit_lines(out, lines, values, indent, pending=0, after_bus=()):
-    pad = " " * indent
+# template expression -> a function of the operands, compiled once per process: a block
+# computes what depends only on its instruction's bytes and address at translation time
+_FOLDERS = {}
+
+
+def _folder(expression):
+    fold = _FOLDERS.get(expression)
+    if fold is None:
+        fold = _FOLDERS[expression] = eval(f"lambda n1, n2, n3, PC, NEXT: ({expression})", {})
+    return fold
+
+
+# template line -> (what is left of " = ", the right side) when that side depends on the
+# operands only (a constant in a block), else None
+_FOLDABLE = {}
+
+
+def _foldable(line):
+    if line not in _FOLDABLE:
+        left, eq, right = line.partition(" = ")
+        ok = (eq and not line.lstrip().startswith("@") and "=" not in right.replace("==", "")
+              and set(_IDENT.findall(right)) <= _OPERANDS)
+        _FOLDABLE[line] = (left, right) if ok else None
+    return _FOLDABLE[line]
+
+
+_OPERANDS = frozenset(("n1", "n2", "n3", "PC", "NEXT"))
+
+# Registers whose value a path knows after an instruction sets them to a constant (LP,
+# LIQ, LIDP ...): the instructions after it read the constant instead of the cell, which
+# folds their addresses (iram[p] -> iram[16]) and lets the dead-store pass drop the store.
+_TRACKED = frozenset(("p", "q", "dp"))
+_TRACKED_NAME = re.compile(r"\b(p|q|dp)\b")
+_LITERAL = re.compile(r"^-?(?:\d+|True|False)$")
+
+
+def _tracked_use(line):
+    """(tracked registers the line assigns, the line as a format string with each of its
+    reads of them as a {name} field, or None if it reads none), found once per line."""
+    use = _USES.get(line)
+    if use is None:
+        body = line.lstrip()
+        pieces = body.split(" = ") if not body.startswith(("if ", "for ", "while ", "@")) \
+            else [body]
+        targets, parts = set(), []
+        for piece in pieces[:-1]:
+            elements = piece.split(", ")
+            targets.update(e for e in elements if e in _TRACKED)
+            parts.append(", ".join(e if e in _TRACKED else _fields(e) for e in elements))
+        parts.append(_fields(pieces[-1]))
+        form = line[:len(line) - len(body)] + " = ".join(parts)
+        use = _USES[line] = (frozenset(targets), form if "{" in form else None)
+    return use
+
+
+_USES = {}
+
+
+def _fields(text):
+    return _TRACKED_NAME.sub(lambda m: "{" + m.group(1) + "}", text.replace("{", "{{").replace("}", "}}"))
+
+
+# Generated code is built as a tree of nodes, [text without indentation, child nodes],
+# so that the dead-store pass walks it as it is and indentation is added once, at the end.
+
+def _emit(nodes, lines, values, pending=0, after_bus=()):
+    """Append template `lines` (nested by their own indentation) to `nodes`, with the
+    operands substituted; a bus call (`@`) gets `pending` cycles around it and is
+    followed by `after_bus` (a function making the nodes that go after it)."""
+    stack = [(-1, nodes)]  # (indentation of the line that owns them, child nodes)
     for line in lines:
         body = line.lstrip()
-        lead = " " * (len(line) - len(body))
+        lead = len(line) - len(body)
+        while stack[-1][0] >= lead:
+            stack.pop()
+        into = stack[-1][1]
         if body.startswith("@"):
-            body = body[1:]
-            if pending:
-                out.append(f"{pad}{lead}cycles += {pending}")
-                out.append(f"{pad}{lead}{_subst(body, values)}")
-                out.append(f"{pad}{lead}cycles -= {pending}")
-            else:
-                out.append(f"{pad}{lead}{_subst(body, values)}")
-            out += [f"{pad}{lead}{extra}" for extra in after_bus]
+            call = [_subst(body[1:], values), []]
+            into += [[f"cycles += {pending}", []], call, [f"cycles -= {pending}", []]] \
+                if pending else [call]
+            if after_bus:
+                into += after_bus()
             continue
-        out.append(f"{pad}{lead}{_subst(body, values)}")
+        node = [_subst(body, values), []]
+        into.append(node)
+        if body.endswith(":"):
+            stack.append((lead, node[1]))
+
+
+def flatten(nodes, depth, out=None):
+    """The lines of a tree of nodes, indented four spaces a level from `depth`."""
+    out = [] if out is None else out
+    pad = "    " * depth
+    for text, children in nodes:
+        out.append(pad + text)
+        if children:
+            flatten(children, depth + 1, out)
+        elif text.endswith(":"):
+            out.append(pad + "    pass")
+    return out
+
+
+def _emitted(lines, values, depth):
+    nodes = []
+    _emit(nodes, lines, values)
+    return flatten(nodes, depth)
 
 
 def _nonlocals(out_lines):
@@ -124,7 +226,7 @@ def handler_source(o, sem, name):
             body.append(f"n{k} = mem[pc + {k}]")
     if not o.documented:
         body.append(f"undocumented[(pc & 0xFFFF, {o.opcode})] += 1")
-    _emit_lines(body, sem.code, values, 0)
+    body += _emitted(sem.code, values, 0)
     fixed = "" if sem.selfcycles else f"cycles += {o.cycles}"
     if sem.kind == "seq":
         body += [fixed, f"return pc + {o.length}"]
@@ -134,10 +236,10 @@ def handler_source(o, sem, name):
         body += [f"target = {_subst(sem.target, values)}", f"cycles += {o.taken}", "return target"]
     else:
         body.append(f"if {_subst(sem.cond, values)}:")
-        _emit_lines(body, sem.then, values, 4)
+        body += _emitted(sem.then, values, 1)
         body += [f"    target = {_subst(sem.target, values)}", f"    cycles += {o.taken}",
                  "    return target"]
-        _emit_lines(body, sem.orelse, values, 0)
+        body += _emitted(sem.orelse, values, 0)
         body += [f"cycles += {o.cycles}", f"return pc + {o.length}"]
     body = [line for line in body if line]
     head = [f"def {name}(pc):  # {o.mnemonic}"]
@@ -162,12 +264,25 @@ def compile_functions(functions, filename):
     source = _factory_source(functions)
     namespace = {}
     exec(compile(source, filename, "exec"), namespace)
+    register_source(filename, source)
+    return {const.co_name: const for const in namespace["_factory"].__code__.co_consts
+            if isinstance(const, types.CodeType)}
+
+
+def register_source(filename, source):
+    """Make `source` the text linecache gives for `filename` (also for a block's code
+    object that a translation cache kept from an earlier run)."""
     # No mtime: linecache.checkcache keeps an entry that has no file to compare with.
     # Interned: the blocks repeat the same lines, which are then stored once.
     lines = [sys.intern(line) for line in source.splitlines(True)]
     linecache.cache[filename] = (len(source), None, lines, filename)
-    return {const.co_name: const for const in namespace["_factory"].__code__.co_consts
-            if isinstance(const, types.CodeType)}
+
+
+def block_source_text(code):
+    """The source a block's code object was compiled from, as register_source keeps it;
+    None if linecache no longer has it (linecache.clearcache() forgets every entry)."""
+    entry = linecache.cache.get(code.co_filename)
+    return "".join(entry[2]) if entry and len(entry) == 4 else None
 
 
 def bind(code, cells):
@@ -194,7 +309,18 @@ def _address(value):
     return f"0x{value:04X}" if value >= 0 else f"-0x{-value:04X}"
 
 
-MAX_INSTRUCTIONS = 48  # per block, over all its paths: the ROM's runs, short to compile
+class _Reads(dict):
+    """The fields of a _tracked_use form: a known register's value, else its name."""
+
+    def __missing__(self, name):
+        return name
+
+
+# per block, over all its paths. Measured on the firmware (bench/bench_firmware.py): 24
+# beats 48 and 64 both in the steady state and in the first seconds, since the budget is
+# spread over both sides of each branch and the longer blocks mostly add code for paths
+# that rarely run, which costs compile time and makes the code object larger
+MAX_INSTRUCTIONS = 24
 TAKEN_SHARE = 2  # a taken branch's path gets at most 1/TAKEN_SHARE of what is left
 
 
@@ -208,6 +334,7 @@ class _Translation:
         self.ops, self.sems, self.stop_on_bus_write = ops, sems, stop_on_bus_write
         self.bank = bank
         self.left = MAX_INSTRUCTIONS
+        self.guards = []  # the tests of the passes' guard, given their text at the end
 
     def usable(self, pc, seen):
         if not 0 <= pc <= 0xFFFF or pc in seen or self.left <= 0:
@@ -216,24 +343,57 @@ class _Translation:
         return (o.documented and sem.block != "no"
                 and all(self.allowed(pc + k) for k in range(o.length)))
 
-    def leave(self, out, pad, pending, pc):
+    @staticmethod
+    def specialized(lines, operands, known):
+        """An instruction's template lines with the registers `known` (name -> value on
+        this path) read as constants and each right side that then depends on the operands
+        only computed now; `known` is updated for what the lines assign."""
+        # a register the template assigns inside a loop or branch of its own is read there
+        # again after it changed: it is left alone, and unknown afterwards
+        inner = set()
+        for line in lines:
+            if line.startswith(" "):
+                inner |= _tracked_use(line)[0]
+        for name in inner:
+            known.pop(name, None)
+        out = []
+        for line in lines:
+            targets, form = _tracked_use(line)
+            if form is not None and known:
+                line = form.format_map(_Reads(known))
+            parts = _foldable(line)
+            if parts is not None:
+                line = f"{parts[0]} = {_folder(parts[1])(*operands)!r}"
+            for name in targets:
+                value = line.partition(" = ")[2]
+                if line.startswith(f"{name} = ") and _LITERAL.match(value) and name not in inner:
+                    known[name] = value
+                else:
+                    known.pop(name, None)
+            out.append(line)
+        return out
+
+    def leave(self, out, pending, pc):
         if pending:
-            out.append(f"{pad}cycles += {pending}")
+            out.append([f"cycles += {pending}", []])
         where = pc if pc == "npc" else _address(pc)
         if pc == self.entry:  # another pass, if the guard allows it
-            out += [f"{pad}if cycles + GUARD >= end:", f"{pad}    return {where}", f"{pad}continue"]
+            test = ["", [[f"return {where}", []]]]  # its text once the guard is known
+            self.guards.append(test)
+            out += [test, ["continue", []]]
         else:
-            out.append(f"{pad}return {where}")
+            out.append([f"return {where}", []])
 
-    def path(self, out, pad, pc, pending, seen, returns, budget):
-        """Emit the code of the path from `pc`, `pending` fixed cycles not yet added;
+    def path(self, out, pc, pending, seen, returns, budget, known):
+        """Emit the code of the path from `pc`, `pending` fixed cycles not yet added,
+        `known` the registers of _TRACKED holding a constant there (name -> literal);
         return the largest `pending` at which one of its instructions starts (None if it
         runs none), which the guard before it must allow for."""
         guard = None
         stop = self.left - budget
         while True:
             if self.left <= stop or not self.usable(pc, seen):
-                self.leave(out, pad, pending, pc)
+                self.leave(out, pending, pc)
                 return guard
             op_ = self.mem[pc]
             o, sem = self.ops[op_], self.sems[op_]
@@ -241,149 +401,75 @@ class _Translation:
             self.left -= 1
             guard = pending if guard is None else max(guard, pending)
             # the instruction as a listing shows it, so that a traceback's line can be placed
-            out.append(f"{pad}# {pc:04X}  {disassemble(self.mem, pc)[0]}")
-            values = {"PC": _address(pc), "NEXT": _address(pc + o.length)}
-            for k in (1, 2, 3):
-                values[f"n{k}"] = f"0x{self.mem[pc + k]:02X}" if k < o.length else "None"
-            code = [pad + line for line in sem.code]
+            out.append([f"# {pc:04X}  {disassemble(self.mem, pc)[0]}", []])
             nxt = pc + o.length
+            values = {"PC": _address(pc), "NEXT": _address(nxt)}
+            operands = [self.mem[pc + k] if k < o.length else None for k in (1, 2, 3)]
+            for k, n in enumerate(operands, 1):
+                values[f"n{k}"] = "None" if n is None else f"0x{n:02X}"
+            operands += (pc, nxt)
+            code = self.specialized(sem.code, operands, known)
             # A write that ends the instruction may switch the ROM bank: the path goes on
             # only while the bank it was translated for is still mapped.
             bank_check = (self.stop_on_bus_write and sem.kind == "seq" and not sem.selfcycles
                           and sem.code and sem.code[-1].lstrip().startswith("@bus.write"))
-            after_bus = (f"if bank != {self.bank!r}:", f"    cycles += {pending + o.cycles}",
-                         f"    return {nxt}") if bank_check else ()
-            _emit_lines(out, code, values, 0, pending, after_bus)
+            after_bus = (lambda: [[f"if bank != {self.bank!r}:",
+                                   [[f"cycles += {pending + o.cycles}", []],
+                                    [f"return {nxt}", []]]]]) if bank_check else None
+            _emit(out, code, values, pending, after_bus)
             if sem.kind == "branch":
-                target = eval(_subst(sem.target, values), {})
-                out.append(f"{pad}if {_subst(sem.cond, values)}:")
-                _emit_lines(out, [pad + "    " + line for line in sem.then], values, 0, pending)
+                target = _folder(sem.target)(*operands)
+                branch = [f"if {_subst(sem.cond, values)}:", []]
+                out.append(branch)
+                taken = dict(known)
+                _emit(branch[1], self.specialized(sem.then, operands, taken), values, pending)
                 share = max(1, (self.left - stop) // TAKEN_SHARE)
-                g = self.path(out, pad + "    ", target, pending + o.taken, seen, returns, share)
+                g = self.path(branch[1], target, pending + o.taken, seen, returns, share, taken)
                 if g is not None:
                     guard = max(guard, g)
-                _emit_lines(out, [pad + line for line in sem.orelse], values, 0, pending)
+                _emit(out, self.specialized(sem.orelse, operands, known), values, pending)
                 pending += o.cycles
                 pc = nxt
                 continue
             if not sem.selfcycles:
                 pending += o.taken if sem.kind == "jump" else o.cycles
             if sem.kind == "jump":
-                target = eval(_subst(sem.target, values), {})  # constants only: fold here
+                target = _folder(sem.target)(*operands)
                 if sem.call:
                     returns = returns + (nxt,)
                 pc = target
                 continue
             if sem.kind == "dynamic":
                 if not (sem.ret and returns):
-                    out.append(f"{pad}cycles += {pending}" if pending else "")
-                    out.append(f"{pad}return npc")
+                    if pending:
+                        out.append([f"cycles += {pending}", []])
+                    out.append(["return npc", []])
                     return guard
                 # the return of a call made on this path: go on there unless the stack changed
                 pc, returns = returns[-1], returns[:-1]
-                out.append(f"{pad}if npc != {_address(pc)}:")
-                self.leave(out, pad + "    ", pending, "npc")
+                elsewhere = [f"if npc != {_address(pc)}:", []]
+                out.append(elsewhere)
+                self.leave(elsewhere[1], pending, "npc")
                 continue
             pc = nxt
             ends = sem.block == "end" or (self.stop_on_bus_write and sem.writes_bus()
                                           and not bank_check)
             if ends and not sem.selfcycles:
-                self.leave(out, pad, pending, pc)
+                self.leave(out, pending, pc)
                 return guard
             if sem.selfcycles:
                 # cycles has grown by an amount only known now: the rest gets its own guard
                 rest = []
-                g = self.path(rest, pad, pc, pending, seen, returns, self.left - stop) \
+                g = self.path(rest, pc, pending, seen, returns, self.left - stop, known) \
                     if not ends else None
                 if g is None:
-                    self.leave(out, pad, pending, pc)
+                    self.leave(out, pending, pc)
                 else:
-                    out.append(f"{pad}if cycles + {g} >= end:")
-                    self.leave(out, pad + "    ", pending, pc)
+                    late = [f"if cycles + {g} >= end:", []]
+                    out.append(late)
+                    self.leave(late[1], pending, pc)
                     out += rest
                 return guard
-
-
-_REGISTERS = frozenset(("p", "q", "r", "dp", "c", "z", "d"))
-_STORE = re.compile(r"^((?:[a-z_][a-z0-9_]* = )+)(.*)$")
-_EXIT = re.compile(r"^(return|continue|break)\b")
-_CALL = re.compile(r"[A-Za-z_0-9]\(")
-
-
-def _tree(lines, start, indent):
-    """Nest lines by indentation: [(line, children)], from `start` while indented `indent`."""
-    nodes = []
-    i = start
-    while i < len(lines):
-        line = lines[i]
-        depth = len(line) - len(line.lstrip())
-        if depth < indent:
-            break
-        children, i = _tree(lines, i + 1, depth + 1) if line.endswith(":") else ([], i + 1)
-        nodes.append((line, children))
-    return nodes, i
-
-
-def _prune(nodes, live):
-    """Backward liveness of the register cells over `nodes`, which run on to code needing
-    `live`: drop the stores nothing reads. Returns (nodes kept, registers live before)."""
-    kept = []
-    else_live = None
-    for line, children in reversed(nodes):
-        body = line.lstrip()
-        if body.startswith("#"):  # an instruction's address and listing
-            kept.append((line, children))
-            continue
-        if _EXIT.match(body):
-            live = set(_REGISTERS)
-        elif children:
-            if body.startswith(("def ", "while True:")):  # the block and its passes
-                children = _prune(children, set(_REGISTERS))[0]
-                live = set(_REGISTERS)
-            elif body.startswith(("for ", "while ")) or _CALL.search(body):
-                live = set(_REGISTERS)  # a template loop: left alone
-            elif body == "else:":
-                children, else_live = _prune(children, live)
-                kept.append((line, children))
-                continue
-            else:  # if: either branch may run
-                children, body_live = _prune(children, live)
-                live = body_live | (live if else_live is None else else_live) | \
-                    (_REGISTERS & set(_WORD.findall(body)))
-            else_live = None
-        else:
-            m = _STORE.match(body)
-            if _CALL.search(body):
-                live = set(_REGISTERS)  # a call: the bus may look at anything
-            elif m:
-                targets = m.group(1).split(" = ")[:-1]
-                wanted = [t for t in targets if t not in _REGISTERS or t in live]
-                if not wanted:
-                    continue
-                live = (live - set(targets)) | (_REGISTERS & set(_WORD.findall(m.group(2))))
-                line = line[:len(line) - len(body)] + "".join(t + " = " for t in wanted) + m.group(2)
-            else:
-                live = live | (_REGISTERS & set(_WORD.findall(body)))
-        kept.append((line, children))
-    kept.reverse()
-    return kept, live
-
-
-def _flatten(nodes, out):
-    for line, children in nodes:
-        out.append(line)
-        if line.endswith(":") and not children:
-            out.append(line[:len(line) - len(line.lstrip())] + "    pass")
-        _flatten(children, out)
-    return out
-
-
-def _drop_dead_stores(lines):
-    """A block's lines without its dead register stores: INCx then CPIA, say, never shows
-    the INCx flags. Backward liveness over the block's tree of paths; every exit, bus call
-    and template loop counts as reading all registers."""
-    nodes, _ = _tree(lines, 0, 0)
-    return _flatten(_prune(nodes, set(_REGISTERS))[0], [])
 
 
 def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write, bank=None):
@@ -398,27 +484,39 @@ def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write, bank=None):
     if not t.usable(entry, frozenset()):
         return None
     body = []
-    guard = t.path(body, "        ", entry, 0, frozenset(), (), MAX_INSTRUCTIONS)
-    body = [line.replace("GUARD", str(guard)) for line in body if line.strip()]
-    name = f"block_{entry:04X}"
+    guard = t.path(body, entry, 0, frozenset(), (), MAX_INSTRUCTIONS, {})
+    for test in t.guards:
+        test[0] = f"if cycles + {guard} >= end:"
     # None: not even the first pass fits, the run loop interprets the entry instruction
-    lines = _drop_dead_stores([f"def {name}(pc):", f"    if cycles + {guard} >= end:",
-                               "        return None", "    while True:"] + body)
-    nl = _nonlocals(lines + ["cycles"])
-    return lines[:1] + [f"    nonlocal {', '.join(nl)}"] + lines[1:]
+    function = drop_dead_stores([[f"if cycles + {guard} >= end:", [["return None", []]]],
+                                 ["while True:", body]])
+    # every cell a block may assign (finding the ones it does would cost a scan of its lines)
+    return [f"def block_{entry:04X}(pc):", f"    nonlocal {', '.join(ASSIGNED)}"] + \
+        flatten(function, 1)
 
 
 # digest of the source -> code object, shared by every CPU of the process (same ROM); the
 # source itself is kept once, by linecache
 _block_cache = {}
-_block_numbers = itertools.count(1)  # each compiled block's pseudo-filename is its own
 
 
 def block_code(lines):
     key = hashlib.blake2b("\n".join(lines).encode(), digest_size=16).digest()
     code = _block_cache.get(key)
     if code is None:
-        filename = f"<sc61860 block #{next(_block_numbers)}>"
+        # named by its digest: a name of its own, the same in every run (a block kept by
+        # the translation cache must not share its name with another one compiled later)
+        filename = f"<sc61860 block {key.hex()}>"
         code = next(iter(compile_functions([lines], filename).values()))
         _block_cache[key] = code
     return code
+
+
+def translator_version():
+    """A digest of everything a block's code depends on besides the ROM: this package's
+    sources (the templates, the translator, the cells' layout) and the bytecode format."""
+    digest = hashlib.sha1(importlib.util.MAGIC_NUMBER)
+    for path in sorted(Path(__file__).parent.iterdir()):
+        if path.suffix in (".py", ".csv"):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()

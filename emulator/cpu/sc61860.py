@@ -50,7 +50,10 @@ IMPLEMENTATIONS = {**cpu_ops_move.SEMS, **cpu_ops_flow.SEMS, **cpu_ops_alu.SEMS,
                    **cpu_ops_block.SEMS}
 SEMS = [IMPLEMENTATIONS[o.mnemonic](o) for o in OPS]
 _HANDLER_CODES = handler_codes(OPS, SEMS)
-HOT = 64  # runs of an entry point in ROM before it is translated into a block
+# runs of an entry point in ROM before it is translated into a block (with a translation
+# cache, a kept block is used from the first run); 128 translated fewer blocks than 64 in
+# the first seconds of a BASIC program for the same speed after them
+HOT = 128
 # (contents of the regions, bank, entry) -> block code, shared by the CPUs of a process: a
 # machine booted after another with the same ROM uses its blocks from the first run.
 _TRANSLATED = {}
@@ -100,17 +103,24 @@ def _build(cpu, mem, iram, bus):
     # (interpret). The window's pages are swapped per bank.
     pages = [_NO_CODE] * 256
     code = {"fixed": (0, 0), "window": (0, 0), "bank": None, "banks": {}, "hits": {},
-            "fixed_id": None, "window_ids": {}}
+            "fixed_id": None, "window_ids": {}, "store": None}
 
     def cold(pc):
         window = code["window"]
         in_window = window[0] <= pc < window[1]
         key = (code["fixed_id"], code["window_ids"][bank] if in_window else None, pc)
+        store = code["store"]
         if key in _TRANSLATED:
             block_code_ = _TRANSLATED[key]
         else:
             hits = code["hits"]
             n = hits.get(key, 0) + 1
+            where = (bank if in_window else None, pc)
+            if n == 1 and store is not None:  # kept by an earlier run: used at once
+                block_code_ = store.get(where)
+                if block_code_ is not store.MISSING:
+                    _TRANSLATED[key] = block_code_
+                    return install(pc, block_code_)
             if n < HOT:
                 hits[key] = n
                 return None
@@ -123,6 +133,12 @@ def _build(cpu, mem, iram, bus):
                     return fixed[0] <= addr < fixed[1]
             lines = block_source(mem, pc, allowed, OPS, SEMS, in_window, bank)
             block_code_ = _TRANSLATED[key] = block_code(lines) if lines else None
+            if store is not None:
+                store.put(where, block_code_)
+        return install(pc, block_code_)
+
+    def install(pc, block_code_):
+        """Put the block (None: interpret) into the cache of its page and run it."""
         block = bind(block_code_, cellmap) if block_code_ else None
         pages[pc >> 8][pc & 0xFF] = block
         return block(pc) if block else None
@@ -133,11 +149,11 @@ def _build(cpu, mem, iram, bus):
     def fresh(first, stop):
         return [[cold] * 256 for _ in range(first >> 8, (stop + 0xFF) >> 8)]
 
-    def set_code_regions(fixed, window):
+    def set_code_regions(fixed, window, store):
         nonlocal bank
         bank = None
         code.update(fixed=fixed, window=window, bank=None, banks={}, hits={},
-                    fixed_id=region_id(*fixed), window_ids={})
+                    fixed_id=region_id(*fixed), window_ids={}, store=store)
         pages[:] = [_NO_CODE] * 256
         pages[fixed[0] >> 8:(fixed[1] + 0xFF) >> 8] = fresh(*fixed)
 
@@ -209,7 +225,10 @@ class SC61860:
 
     def __init__(self, mem, bus):
         self.mem = mem
-        self.iram = bytearray(128)
+        # Internal RAM: a list of 128 byte values, not a bytearray: CPython indexes a list
+        # with an int about twice as fast, and the generated code does so on almost every
+        # instruction. Every value stored is masked to 0-255 by the code that stores it.
+        self.iram = [0] * 128
         # (address, opcode) -> executions of an undocumented opcode, for the machine to log.
         self.undocumented = Counter()
         cellmap, hooks = _build(self, mem, self.iram, bus)
@@ -221,12 +240,14 @@ class SC61860:
         renamed = {"reg_pc": "pc"}
         self._cells = {renamed.get(n, n): cell for n, cell in cellmap.items()}
 
-    def set_code_regions(self, fixed, window=(0, 0)):
+    def set_code_regions(self, fixed, window=(0, 0), store=None):
         """Declare where code never changes, so it may be translated into blocks: `fixed`
         (start, stop) holds the same bytes for good; `window` (start, stop) holds one of
         several banks, and `code_bank` must name the one mapped whenever the CPU runs.
-        Forgets every block made so far."""
-        self._code["set_code_regions"](fixed, window)
+        Forgets every block made so far. `store`: a translation cache for exactly this
+        code (get(where) -> code object, None or store.MISSING; put(where, code)), `where`
+        being (the bank, or None in `fixed`; the entry address)."""
+        self._code["set_code_regions"](fixed, window, store)
 
     @property
     def code_bank(self):
@@ -239,7 +260,7 @@ class SC61860:
     def reset(self):
         """Power-on state: PC 0, registers and internal RAM cleared. `cycles` keeps
         counting, since the machine's timers are measured against it."""
-        self.iram[:] = bytes(128)
+        self.iram[:] = [0] * 128
         self.p = self.q = self.r = self.dp = self.pc = self.c = self.z = self.d = 0
 
     def step(self):

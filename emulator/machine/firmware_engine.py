@@ -1,8 +1,10 @@
 """The firmware engine: the SC61860 core running Sharp's ROM against the machine's bus."""
 
+import hashlib
 import struct
 
 from emulator.cpu.sc61860 import SC61860
+from emulator.machine import translation_cache
 from emulator.machine.lcd import firmware_font
 from pc1360.facts import BANK_SIZE, BANK_WINDOW, CPU_ROM_SIZE
 
@@ -12,6 +14,14 @@ _SAVED_REGISTERS = ("p", "q", "r", "d", "dp", "pc", "c", "z")
 _REGISTER_STRUCT = struct.Struct("<BBBBHHBB")
 CODE_FIXED = (0x0000, CPU_ROM_SIZE)  # the internal ROM
 CODE_WINDOW = (BANK_WINDOW, BANK_WINDOW + BANK_SIZE)  # the window onto ROM banks 0-7
+
+
+def rom_sha1(roms):
+    """The SHA-1 of the whole ROM set (the internal ROM, then banks 0-7)."""
+    digest = hashlib.sha1(roms.cpu)
+    for bank in roms.banks:
+        digest.update(bank)
+    return digest.hexdigest()
 
 
 class FirmwareEngine:
@@ -25,17 +35,18 @@ class FirmwareEngine:
         self.cpu = SC61860(machine.mem, machine.bus)
         self.cpu.write_floor = machine.bus.write_floor
         self._run_start = self.cpu.cycles
-        self._track_rom_bank(machine.bus)
+        self._track_rom_bank(machine.bus, translation_cache.for_rom(rom_sha1(roms)))
         machine.lcd.set_font(firmware_font(roms.banks[FONT_BANK]))
 
     def reset(self):
         self.cpu.reset()
         self._run_start = self.cpu.cycles
 
-    def _track_rom_bank(self, bus):
+    def _track_rom_bank(self, bus, store):
         """The ROM is code that never changes, so the CPU may translate it into blocks: the
-        internal ROM for good, the bank window per bank (named on every switch)."""
-        self.cpu.set_code_regions(CODE_FIXED, CODE_WINDOW)
+        internal ROM for good, the bank window per bank (named on every switch). The
+        blocks are kept for the next run in the ROM set's translation cache `store`."""
+        self.cpu.set_code_regions(CODE_FIXED, CODE_WINDOW, store)
         select_bank, name_bank = bus.select_bank, self.cpu.set_code_bank
 
         def select_and_name(bank):

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from emulator.connectors import sio
 from emulator.connectors.serial_line import FrameFormat
 from emulator.connectors.sio import PtyLink
 from emulator.machine import card_file as card
@@ -35,7 +36,7 @@ from pc1360.facts import (
 from pc1360.ramcard import read_card
 from pc1360.tokenizer import parse_program, tokenize
 from tests.helpers.booting import ENGINES, booted_machine
-from tools import cmd_machine, transfer
+from tools import transfer
 from tools.cli import main
 
 KNIFFEL = Path(__file__).resolve().parents[3] / "basic_src" / "kniffel.bas"
@@ -261,7 +262,7 @@ def test_cli_run_with_a_serial_pty_loads_what_pc1360_send_sends(request, engine,
     source = tmp_path / "small.bas"
     source.write_text(SMALL)
     opened = {}
-    real_open_link = cmd_machine.open_link
+    real_open_link = sio.open_link
 
     def open_and_start_sending(spec, fmt):
         link = real_open_link(spec, fmt)
@@ -272,7 +273,7 @@ def test_cli_run_with_a_serial_pty_loads_what_pc1360_send_sends(request, engine,
         time.sleep(0.5)  # the user starts send before 20 emulated s pass (fast engines)
         return link
 
-    monkeypatch.setattr(cmd_machine, "open_link", open_and_start_sending)
+    monkeypatch.setattr(sio, "open_link", open_and_start_sending)
     card_file = tmp_path / "card.bin"
     keys = "Y" + PTY.open_statement() + "{ENTER}LOAD{ENTER}"
     # the emulated LOAD waits for the bytes; 20 s is about a second of wall time

@@ -20,6 +20,26 @@ def test_mvw_p_and_q_wrap_at_0x7f():
            pc=ORG + 1, cycles=5 + 2)
 
 
+def test_mvw_onto_its_own_source_one_up_repeats_the_first_byte():
+    # byte by byte upwards: each byte read was written just before
+    run_op([0x08], {"iram": {0x21: 7, 0x22: 7, 0x23: 7}, "p": 0x24, "q": 0x23},
+           setup={"I": 2, "p": 0x21, "q": 0x20, "iram": {0x20: 7, 0x21: 8, 0x22: 9}},
+           pc=ORG + 1, cycles=5 + 2 * 2)
+
+
+def test_mvw_onto_its_own_source_one_down_shifts_the_bytes():
+    run_op([0x08], {"iram": {0x20: 8, 0x21: 9, 0x22: 6}, "p": 0x23, "q": 0x24},
+           setup={"I": 2, "p": 0x20, "q": 0x21, "iram": {0x20: 7, 0x21: 8, 0x22: 9, 0x23: 6}},
+           pc=ORG + 1, cycles=5 + 2 * 2)
+
+
+def test_exw_of_overlapping_blocks_swaps_byte_by_byte():
+    # (20,21) <-> (21,22): swap 20/21 gives 2 1 3, then swap 21/22 gives 2 3 1
+    run_op([0x09], {"iram": {0x20: 2, 0x21: 3, 0x22: 1}, "p": 0x22, "q": 0x23},
+           setup={"I": 1, "p": 0x20, "q": 0x21, "iram": {0x20: 1, 0x21: 2, 0x22: 3}},
+           pc=ORG + 1, cycles=6 + 3)
+
+
 def test_mvb_uses_j():
     run_op([0x0A], {"iram": {0x20: 9, 0x21: 8}, "p": 0x22, "q": 0x32},
            setup={"J": 1, "I": 5, "p": 0x20, "q": 0x30, "iram": {0x30: 9, 0x31: 8}},
@@ -88,6 +108,11 @@ def test_fild_below_write_floor_writes_through_the_bus():
 def test_film_fills_p_upwards():
     run_op([0x1E], {"iram": {0x7E: 0, 0x7F: 0, 0x00: 0}, "p": 0x01},
            setup={"I": 2, "A": 0, "p": 0x7E}, pc=ORG + 1, cycles=5 + 2)
+
+
+def test_film_wraps_at_0x7f():
+    run_op([0x1E], {"iram": {0x7F: 5, 0x00: 5}, "p": 0x01},
+           setup={"I": 1, "A": 5, "p": 0x7F}, pc=ORG + 1, cycles=5 + 1)
 
 
 def test_film_single_byte():
@@ -311,7 +336,7 @@ def test_reset_clears_registers_and_internal_ram_but_not_cycles():
     cpu.step()
     cpu.reset()
     assert (cpu.pc, cpu.p, cpu.q, cpu.r, cpu.dp, cpu.c, cpu.z, cpu.d) == (0,) * 8
-    assert cpu.iram == bytes(128)
+    assert bytes(cpu.iram) == bytes(128)
     assert cpu.cycles == 4
 
 

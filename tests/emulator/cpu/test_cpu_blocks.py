@@ -6,7 +6,8 @@ import random
 import pytest
 
 from emulator.cpu import sc61860
-from emulator.cpu.codegen import _drop_dead_stores
+from emulator.cpu.codegen import flatten
+from emulator.cpu.dead_stores import drop_dead_stores
 from emulator.cpu.sc61860 import SC61860
 
 FIXED = (0x0000, 0x1000)
@@ -109,15 +110,14 @@ def test_blocks_are_made_and_used(monkeypatch):
 
 
 def test_dead_register_stores_are_dropped_only_when_overwritten_unread():
-    lines = ["def block_0000(pc):", "    while True:",
-             "        c = z = v == 0",  # both overwritten below before any read
-             "        q = 3",  # read by the next line
-             "        x = q",
-             "        c = x < 2",
-             "        if c == 0:",
-             "            return 5",  # an exit reads everything: z stays
-             "        z = x == 2",
-             "        return 7"]
-    out = _drop_dead_stores(lines)
-    assert "        c = z = v == 0" not in out and "        z = v == 0" in out
-    assert "        q = 3" in out
+    nodes = [["while True:", [
+        ["c = z = v == 0", []],  # both overwritten below before any read
+        ["q = 3", []],  # read by the next line
+        ["x = q", []],
+        ["c = x < 2", []],
+        ["if c == 0:", [["return 5", []]]],  # an exit reads everything: z stays
+        ["z = x == 2", []],
+        ["return 7", []]]]]
+    out = flatten(drop_dead_stores(nodes), 0)
+    assert "    c = z = v == 0" not in out and "    z = v == 0" in out
+    assert "    q = 3" in out
