@@ -7,7 +7,7 @@ time.process_time, which other processes on a shared machine disturb less than w
 
 - queens, empty cache: an 8-queens search in BASIC (the first solution, about 540 emulated
   seconds) from the press of ENTER after RUN to the result, in a new process whose
-  translation cache (emulator/cpu/block_cache.py) is empty; `first 10 s` is the first 10
+  translation cache (emulator/machine/translation_cache.py) is empty; `first 10 s` is the first 10
   emulated seconds of the same run;
 - queens, warm cache: the same in new processes sharing a cache an earlier run filled;
 - steady state: the same run again in a process that has already run it once;

@@ -77,7 +77,7 @@ def test_a_tape_recording_that_cannot_be_written_fails_the_run(tmp_path, capsys,
             raise OSError(errno.EFBIG, "File too large")
         return real(path, data, **kwargs)
 
-    monkeypatch.setattr("tools.cmd_machine.write_atomic", no_wav)
+    monkeypatch.setattr(atomic_write, "write_atomic", no_wav)  # cmd_machine imports it when it writes
     assert run_builtin(tmp_path, "--tape-record", str(tmp_path / "t.wav"), "--for", "0.1") == 1
     assert "could not write" in capsys.readouterr().err
     assert (tmp_path / "card.bin").exists()  # the card is saved all the same
