@@ -25,3 +25,14 @@ def corpus_dir():
     if not CORPUS_DIR.is_dir():
         pytest.skip("corpus not present in ../shared/corpus")
     return CORPUS_DIR
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_user_dirs(tmp_path_factory):
+    """The tests' cards, settings and translation cache go to a directory of the session's
+    own, never to the user's (platformdirs follows the XDG variables)."""
+    base = tmp_path_factory.mktemp("user-dirs")
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"):
+            patch.setenv(name, str(base / name.lower()))
+        yield base
