@@ -15,8 +15,8 @@ time of the whole case: the built-in engine's total of step seconds must be with
 the firmware's.
 
 A difference is shrunk (shrink): lines, then statements of a line, then steps, then keys of
-a step are deleted one at a time while the shrunk case still differs in the same way (a
-screen difference stays a screen difference, a timing one a timing one). --save stores the
+a step are deleted one at a time while the shrunk case still differs in the same way
+(Outcome.signature: a text difference stays one, so do pixels, symbols, timing ...). --save stores the
 shrunk case as cases/GEN_<area>_<n>.toml with its firmware reference (the harness's
 run_case and write_reference, as capture.py writes them) and lists it in known_failures.txt
 with the measured difference as its reason. Only screen differences are stored: the
@@ -62,6 +62,17 @@ class Outcome:
         if self.screens:
             return "screen"
         return "" if self.timing_ok else "timing"
+
+    @property
+    def signature(self):
+        """What kind of difference, finer than `kind`: what the shrinker keeps."""
+        if not self.screens:
+            return self.kind
+        reason = self.reason
+        for word in ("internal error", "steps", "symbols", "pixels differ", "blink", "position"):
+            if word in reason:
+                return "screen:" + word
+        return "screen:text"
 
     def timing_text(self):
         return f"{self.builtin_seconds:.3f} s, firmware {self.firmware_seconds:.3f} s"
@@ -159,9 +170,10 @@ def _valid(lines, steps):
     return True
 
 
-def shrink(lines, steps, kind, run=run_pair, budget=300):
-    """The smallest (lines, steps, outcome) found that still differs as `kind` does
-    ("screen" or "timing"): greedy deletion until no single deletion keeps it."""
+def shrink(lines, steps, signature, run=run_pair, budget=300):
+    """The smallest (lines, steps, outcome) found that still differs as before (the same
+    Outcome.signature: text, pixels, symbols ... or timing): greedy deletion until no
+    single deletion keeps it."""
     lines, steps = list(lines), list(steps)
     outcome = run(lines, steps)
     tries = 0
@@ -173,7 +185,7 @@ def shrink(lines, steps, kind, run=run_pair, budget=300):
                 continue
             tries += 1
             result = run(smaller_lines, smaller_steps)
-            if result.kind == kind:
+            if result.signature == signature:
                 lines, steps, outcome = list(smaller_lines), list(smaller_steps), result
                 progress = True
                 break
@@ -279,7 +291,7 @@ def main(argv=None):
               f"({outcome.timing_text()})")
         if not outcome.kind or not (args.shrink or args.save):
             return
-        lines, steps, small = shrink(gen.lines, gen.steps, outcome.kind)
+        lines, steps, small = shrink(gen.lines, gen.steps, outcome.signature)
         print("shrunk to:\n  " + "\n  ".join(lines) + f"\n  keys {steps}\n  {small.reason} "
               f"({small.timing_text()})")
         if args.save:
