@@ -16,7 +16,8 @@ the firmware's.
 
 A difference is shrunk (shrink): lines, then statements of a line, then steps, then keys of
 a step are deleted one at a time while the shrunk case still differs in the same way
-(Outcome.signature: a text difference stays one, so do pixels, symbols, timing ...). --save stores the
+(Outcome.signature: a text difference stays one, so do pixels, symbols, timing ...;
+the error numbers shown stay the same). --save stores the
 shrunk case as cases/GEN_<area>_<n>.toml with its firmware reference (the harness's
 run_case and write_reference, as capture.py writes them) and lists it in known_failures.txt
 with the measured difference as its reason. Only screen differences are stored: the
@@ -69,10 +70,11 @@ class Outcome:
         if not self.screens:
             return self.kind
         reason = self.reason
+        errors = "".join(f":E{n}" for n in sorted(set(re.findall(r"ERROR (\d+)", reason))))
         for word in ("internal error", "steps", "symbols", "pixels differ", "blink", "position"):
             if word in reason:
-                return "screen:" + word
-        return "screen:text"
+                return "screen:" + word + errors
+        return "screen:text" + errors
 
     def timing_text(self):
         return f"{self.builtin_seconds:.3f} s, firmware {self.firmware_seconds:.3f} s"
@@ -81,7 +83,7 @@ class Outcome:
 def timing_within(firmware, builtin, tolerance=TIMING_TOLERANCE):
     if firmware <= 0:
         return builtin <= 0
-    return abs(builtin - firmware) <= tolerance * firmware
+    return abs(builtin - firmware) <= tolerance * firmware + 1e-9   # 1.1 vs 1.0 is within
 
 
 def as_case(lines, steps, name="generated", description=""):

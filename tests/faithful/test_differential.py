@@ -111,7 +111,7 @@ def test_case_text_loads_as_a_case(tmp_path):
     path = tmp_path / "GEN_x_1.toml"
     path.write_text(differential.case_text("d", lines, steps), encoding="utf-8")
     case = harness.load_case(path)
-    assert case.program == "\n".join(lines)
+    assert case.program.strip() == "\n".join(lines)
     assert [s.keys for s in case.steps] == ["RUN{ENTER}", "5{ENTER}"]
     assert case.steps[1].run == 0.5
 
