@@ -249,8 +249,9 @@ def area_gosub(rng):
     kind = rng.random()
     x = rng.choice(["0", "1", "2", "3", "4", "-1", "1.5", "2.9", "256"])
     verb = rng.choice(["GOTO", "GOSUB"])
+    targets = rng.choice(["40,50,60", "40,50,60", "40", "40,,60", "60,50"])
     if kind < 0.6:
-        bodies = [f"WAIT 0:X={x}", f"ON X {verb} 40,50,60", 'PRINT "FELL":END',
+        bodies = [f"WAIT 0:X={x}", f"ON X {verb} {targets}", 'PRINT "FELL":END',
                   'PRINT "A":' + ("RETURN" if verb == "GOSUB" else "END"),
                   'PRINT "B":' + ("RETURN" if verb == "GOSUB" else "END"),
                   'PRINT "C":' + ("RETURN" if verb == "GOSUB" else "END")]
@@ -336,11 +337,16 @@ def area_wait(rng):
     return bodies, steps
 
 
+LISTED_AREAS = ("arith", "val", "logic", "print", "using", "strings", "arrays", "for", "gosub",
+                "data", "graphics", "wait", "rnd", "angle", "errors", "timing")
+
+
 def area_list(rng):
-    bodies = ["A=1:B=2", 'PRINT "HELLO";A', "FOR I=1 TO 3:NEXT I", 'IF A=1 THEN 20', "REM X",
-              "GOSUB 10:RETURN"]
-    bodies = bodies[:rng.randint(2, len(bodies))]
-    steps = ["{MODE}", rng.choice(["LIST{ENTER}", "LIST 20{ENTER}", "LIST 35{ENTER}", "LIST 99{ENTER}"])]
+    """LIST (in PRO mode) of a program drawn from another area, then UP/DOWN through it."""
+    bodies, _ = AREAS[rng.choice(LISTED_AREAS)](rng)
+    last = 10 * len(bodies)
+    start = rng.choice(["", " 10", f" {last}", f" {last // 2 + 5}", f" {last + 5}", " 1"])
+    steps = ["{MODE}", f"LIST{start}{{ENTER}}"]
     steps += [rng.choice(["{DOWN}", "{UP}", "{DOWN}{DOWN}"]) for _ in range(rng.randint(0, 3))]
     return bodies, steps
 
