@@ -27,6 +27,7 @@ from pc1360.tokenizer import FormatError, parse_program
 
 MAX_PROGRAM_BYTES = 1500      # far below a 32 KB card's free memory: never a memory error
 MAX_ATTEMPTS = 20
+TIMING_SETTLE = 40.0     # emulated seconds a time-taking mix may run before its step settles
 
 
 @dataclass(frozen=True)
@@ -385,13 +386,41 @@ def area_errors(rng):
 
 
 def area_timing(rng):
-    n = rng.choice([20, 50, 100, 200])
-    body = rng.choice(["A=A+1", "A=A+1,B=B*2", "B$=B$+\"X\":B$=\"\"", "READ Z:RESTORE",
+    n = rng.choice([10, 20, 50, 100])
+    count = rng.choice([1, 1, 2, 3])
+    if count > 1:
+        n = min(n, 30)          # SIN or READ/RESTORE take ~0.2 s a turn on the firmware
+    body = ":".join(rng.sample([
+                       "A=A+1", "A=A+1,B=B*2", "B$=B$+\"X\":B$=\"\"", "READ Z:RESTORE",
                        "GOSUB 60", "A=SIN(I)", "A$=STR$ I", "A=A+I*2:B=A/3", "C$=LEFT$(\"ABC\",2)",
-                       'PRINT "";', "A=A+1:B=B+1:C=C+1", "A=I^2"])
+                       'PRINT "";', "A=A+1:B=B+1:C=C+1", "A=I^2", "A(2)=I",
+                       "ON 2 GOSUB 60,60", "IF A>I THEN A=0", "A$=CHR$(65+I/10)", "A=INT(I/3)"],
+                       count))
     bodies = ["WAIT 0", f"FOR I=1 TO {n}", body, "NEXT I", 'PRINT "D";A:END', "RETURN", "DATA 5"]
     if rng.random() < 0.3:
         bodies[0] = 'WAIT 0:PRINT "S"'
+    # the slowest mixes take ~20 emulated seconds on the firmware: let the step settle
+    return bodies, [{"keys": "RUN{ENTER}", "settle_timeout": TIMING_SETTLE}]
+
+
+STR_OPERANDS = ['""', '"A"', '"B"', '"AB"', '"a"', '"ABC"', '"A "', '" A"', '"1"', '"Z"', "A$", "B$"]
+
+
+def area_strcmp(rng):
+    """String relations (as numbers and in IF) and string functions on edge arguments."""
+    bodies = [f"WAIT 0:A$={rng.choice(STR_OPERANDS[:-2])}:B$={rng.choice(STR_OPERANDS[:-2])}"]
+    for _ in range(rng.randint(1, 3)):
+        left, right = rng.choice(STR_OPERANDS), rng.choice(STR_OPERANDS)
+        kind = rng.random()
+        if kind < 0.4:
+            bodies.append(f"PRINT ({left}{rng.choice(RELATIONS)}{right});({left}={right})")
+        elif kind < 0.6:
+            bodies.append(f'IF {left}{rng.choice(RELATIONS)}{right} PRINT "T";')
+            bodies.append('PRINT "/"')
+        elif kind < 0.8:
+            bodies.append(f"PRINT {_strexpr(rng)};LEN {_strexpr(rng)}")
+        else:
+            bodies.append(f"C$={left}+{right}:PRINT C$;ASC C$")
     return bodies, ["RUN{ENTER}"]
 
 
@@ -400,7 +429,7 @@ AREAS = {
     "using": area_using, "strings": area_strings, "arrays": area_arrays, "for": area_for,
     "gosub": area_gosub, "data": area_data, "graphics": area_graphics, "input": area_input,
     "wait": area_wait, "list": area_list, "rnd": area_rnd, "angle": area_angle,
-    "errors": area_errors, "timing": area_timing,
+    "errors": area_errors, "timing": area_timing, "strcmp": area_strcmp,
 }
 AREA_NAMES = tuple(AREAS)
 
