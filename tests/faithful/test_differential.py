@@ -21,7 +21,7 @@ from tests.faithful import faithful_harness as harness
 from tests.faithful import generator
 
 CI_SEED = 15
-CI_COUNT = 36              # two cases of each area
+CI_COUNT = 38              # two cases of each area
 KNOWN_PATH = harness.HERE / "differential_known.toml"
 
 
