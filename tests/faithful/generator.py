@@ -17,7 +17,10 @@ A generated program always tokenizes (pc1360.tokenizer, typeable lines of at mos
 characters) and stays small (a few lines, far below the smallest card): a drawing that
 does not is drawn again (with the next attempt number in the seed). The steps are key
 scripts as the faithfulness cases take them (faithful_harness.Step); the program is
-bounded in time (loops of at most a few hundred turns), so every step settles.
+bounded in time (loops of at most a hundred turns; the time-taking mixes get a 40 s
+settle limit), so nearly every step settles within its limit. One that does not (a loop
+that prints and scrolls 50 times, for example) is observed where its limit stops it, on
+both engines alike, and its difference then is one of time.
 """
 
 import random
