@@ -152,3 +152,26 @@ def test_sample_engines_agree(rom_dir, case):
             f"{case.ident}'s timing agrees now: remove it from differential_known.toml"
     else:
         assert outcome.timing_ok, f"new timing difference {outcome.timing_text()}\n{program}"
+
+
+def test_save_writes_case_reference_and_known_failure(tmp_path, monkeypatch):
+    """save() on a stand-in firmware: the case file loads, the reference is current for
+    it, and known_failures.txt gets one line (kept once when saved again)."""
+    (tmp_path / "cases").mkdir()
+    known = tmp_path / "known_failures.txt"
+    known.write_text("# header\n", encoding="utf-8")
+    monkeypatch.setattr(harness, "CASES_DIR", tmp_path / "cases")
+    monkeypatch.setattr(harness, "REFERENCE_DIR", tmp_path / "reference")
+    monkeypatch.setattr(harness, "KNOWN_FAILURES", known)
+    seen = {"symbols": [], "pixels": ["0" * 38] * 32, "codes": None, "text": ["A"],
+            "blink": None, "blink_codes": None, "seconds": 0.5, "ready": True}
+    monkeypatch.setattr(harness, "run_case",
+                        lambda case, engine: [dict(seen, keys=s.keys) for s in case.steps])
+    assert differential.next_name("val") == "GEN_val_1"
+    for _ in range(2):
+        differential.save("GEN_val_1", "d", ['10 PRINT VAL "1 2"'], ["RUN{ENTER}"], "why")
+    case = harness.load_case(tmp_path / "cases" / "GEN_val_1.toml")
+    reference = harness.read_reference("GEN_val_1")
+    assert reference["case_digest"] == case.digest() and reference["engine"] == "firmware"
+    assert harness.read_known_failures() == {"GEN_val_1": "why"}
+    assert differential.next_name("val") == "GEN_val_2"
