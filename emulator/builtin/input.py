@@ -24,6 +24,8 @@ class InputState:
     col: int = 0                    # INPUT after CURSOR x,y asks at column x
     top: int = 0                    # the row the question starts on
     length: int = 0                 # at CURSOR: the length of the line shown last
+    retry: bool = False             # an answer was refused: CLS asks for it again
+    refused: bytes = b""            # ... and LEFT/RIGHT bring it back for editing
 
 
 class InputLine:
@@ -70,6 +72,12 @@ class InputLine:
 
     def key(self, key, code):
         st = self.state
+        if st.retry:
+            if key == "CLS":
+                self._ask_again()
+            elif key in ("LEFT", "RIGHT"):
+                self._ask_again(recall=True)
+            return
         if key == "ENTER":
             self._done()
             return
@@ -162,9 +170,36 @@ class InputLine:
             value = interp.evaluate(tokenize_body(data)) if ref[2] == 0 else data
             interp.vars.store(ref, value)
         except BasicError as err:
-            self.runtime.show_error(err.code, interp.line)
+            self._refuse(err.code, ref, data)
             return
         if st.items:
             self.ask()
         else:
             self.core.state = State.RUNNING
+
+    def _refuse(self, code, ref, data):
+        """An answer that is no value of the variable's kind: the firmware shows `ERROR n`
+        below it and, once CLS is pressed, asks for the same variable again with `?` on
+        the answer's row; LEFT or RIGHT instead bring the answer back there, the cursor
+        at its end (cases GEN_input_6, INPUT_refused_answer, INPUT_refused_answer_recalled)."""
+        st = self.state
+        st.refused = bytes(data)
+        scrolls = self.screen.scrolls
+        self.terminal.message(b"ERROR %d" % code)
+        st.top = max(0, st.top - (self.screen.scrolls - scrolls))
+        st.items.insert(0, InputItem(None, True, ref))
+        st.retry = True
+
+    def _ask_again(self, recall=False):
+        st = self.state
+        st.retry = False
+        screen = self.screen
+        for row in range(st.top, ROWS):
+            screen.clear_row(row, fill=NUL)
+        screen.row, screen.col, screen.done = st.top, 0, False
+        self.ask()
+        if recall:
+            st.keep = False                 # the `?` goes, as at the first key
+            self.editor.set_line(st.refused)
+            text = self.editor.typing_text()
+            self._end_cursor(text, self.show(text))

@@ -50,6 +50,7 @@ TRACE_STOP_WORK = CYCLES["trace_stop_work"]
 TRACE_STOP_SCROLL_WORK = CYCLES["trace_stop_scroll_work"]
 INPUT_NEXT_WORK = CYCLES["input_next_work"]
 INPUT_ENTER_WORK = CYCLES["input_enter_work"]
+INPUT_RECALL_WORK = CYCLES["input_recall_work"]
 # The firmware's key-wait loop takes KEY_LOOP_CYCLES a round and counts its rounds since
 # power-on in BCD (register X, 0-9999); RANDOM reads that count (firmware engine).
 KEY_LOOP_CYCLES = CYCLES["key_loop"]
@@ -224,6 +225,9 @@ class Keys:
             work = self._idle_work(key)
         elif state is State.ENTER_WAIT:
             work = self._wait_work(key)
+        elif state is State.INPUT and self.input_line.state.retry:
+            # a refused answer: keys wait for CLS, or LEFT/RIGHT that bring it back
+            work = None if key == "CLS" else INPUT_RECALL_WORK if key in REPEAT_KEYS else 0
         elif state is State.INPUT and key == "ENTER":
             work = INPUT_NEXT_WORK if len(self.input_line.state.items) > 1 else INPUT_ENTER_WORK
         else:
