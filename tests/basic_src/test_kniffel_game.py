@@ -64,6 +64,7 @@ def check_turn_start(screen, player):
     assert screen.distance == player.distance, screen.rows
     assert screen.score == player.total, screen.rows
     assert not screen.prompt and screen.message == "", screen.rows
+    assert screen.keys == km.key_row_text(player.used), screen.rows  # the open methods' keys
 
 
 def reroll_positions(dice):
@@ -109,11 +110,13 @@ def play_turn(k, player, stop_after=3, method=None, refuse=None, zero=False, ext
         assert k.beeped
     screen = k.game_screen()
     assert screen.prompt, screen.rows
+    assert screen.keys == km.key_row_text(player.used), screen.rows  # the open methods' keys
     if refuse:
         k.key(key_for(refuse))
         assert k.beeped
         refused = k.game_screen()
         assert refused.prompt and refused.message == "BELEGT", refused.rows
+        assert refused.keys == screen.keys, refused.rows
         assert refused.score == player.total and refused.lower_row == screen.lower_row
     if method is None and zero:
         zeros = [m for m in player.open_methods() if km.score(m, screen.dice) == 0]
@@ -398,7 +401,7 @@ SEEDED_ROWS0 = [  # row 0 at the start and after each key (read on the firmware 
     " 2 2 3 6 2 Z 3 W 2    AB",
 ]
 SEEDED_FINAL = [" 2 2 3 6 2 Z 3 W 2    AB", "1 2 3 4 5 -          -18",
-                "DP VP FH KS GS -- CH   0", "                        "]
+                "DP VP FH KS GS -- CH   0", " D V  F   S G  -  C     "]
 
 
 def test_same_seed_same_dice_and_screens(game):

@@ -123,7 +123,8 @@ class Screen:
     lower_row: str  # "DP VP FH KS GS KN CH" with used methods as "--"
     score: int
     prompt: bool  # "?" at the start of line 4
-    message: str  # line 4 after the "?"
+    message: str  # line 2 between the methods and the upper number (BELEGT)
+    keys: str  # line 4 after the "?", columns 1-18: the keys of the open DP-CH methods
 
 
 def _int(text):
@@ -158,7 +159,8 @@ def parse_game_screen(rows):
     return Screen(rows=list(rows), dice=dice, round=_int(r0[12:14]), roll=int(r0[17]),
                   name=r0[22:24],
                   upper_row=r1[:11], distance=_int(r1[21:24]), lower_row=r2[:20],
-                  score=_int(r2[20:24]), prompt=r3[0] == "?", message=r3[1:].strip())
+                  score=_int(r2[20:24]), prompt=r3[0] == "?", message=r1[11:21].strip(),
+                  keys=r3[1:19] if r3[19:].strip() == "" else r3[1:])
 
 
 def program_image():
