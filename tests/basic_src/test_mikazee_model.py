@@ -217,14 +217,24 @@ def test_program_formulas_match_the_model_for_every_roll(rules, mik_is_fh):
 # -- no dead ends: a re-roll that would leave no legal entry is refused -------------------
 
 def program_reroll_refusal(rules, sheet, roll):
-    """Lines 2386-2387, transcribed: count the open cells of the columns a next roll still
-    allows (not "ineens"; "in twee keer" only before roll 2); none -> message 8 or 9."""
-    open_cells = 0
+    """Lines 2210-2213, 2370-2371 and 2327, transcribed: CS(0,0) counts the open cells of
+    the columns a re-roll leaves usable (13 per column that is neither "ineens" nor "in
+    twee keer", one less per booking there), CS(0,1) those of "in twee keer" columns; the
+    first die key of a roll is refused when CS(0,0)=0 and CS(0,1)*(W<2)=0 (message 8+(W=2))."""
+    free = two = 0
     for c in range(1, sheet.n + 1):
         how = mm.order(rules, c)
-        counts = ((how - 3) * (how - 4) > 0) + (how == mm.IN_TWO) * (roll < 2)
-        open_cells += (13 - sum(v is not None for v in sheet.cells[c])) * counts
-    return None if open_cells else ("reroll_at_once" if roll == 1 else "reroll_in_two")
+        free += 13 * ((how - 3) * (how - 4) > 0)
+        two += 13 * (how == 4)
+    for c in range(1, sheet.n + 1):
+        how = mm.order(rules, c)
+        for v in sheet.cells[c]:
+            if v is not None:
+                two -= how == 4
+                free -= (how - 3) * (how - 4) > 0
+    if free == 0 and two * (roll < 2) == 0:
+        return "reroll_at_once" if roll == 1 else "reroll_in_two"
+    return None
 
 
 LAYOUTS = [[0], [0, 3], [3, 0, 4], [4, 3], [3], [4], [3, 4]]
