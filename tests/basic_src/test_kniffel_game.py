@@ -64,6 +64,7 @@ def check_turn_start(screen, player):
     assert screen.distance == player.distance, screen.rows
     assert screen.score == player.total, screen.rows
     assert not screen.prompt and screen.message == "", screen.rows
+    assert screen.keys == km.key_row_text(player.used), screen.rows  # the open methods' keys
 
 
 def reroll_positions(dice):
@@ -92,7 +93,8 @@ def choose_and_roll(k, positions, extra_keys=()):
     return after
 
 
-def play_turn(k, player, stop_after=3, method=None, refuse=None, zero=False, extra_keys=()):
+def play_turn(k, player, stop_after=3, method=None, refuse=None, zero=False, extra_keys=(),
+              ready_timeout=10.0):
     """One turn: roll again (keeping the most frequent face) until roll `stop_after`, then
     book `method` (default: the best open one; zero=True: an open method worth 0 if there
     is one). refuse: a used method to try first (it must be refused). Returns the points."""
@@ -108,11 +110,13 @@ def play_turn(k, player, stop_after=3, method=None, refuse=None, zero=False, ext
         assert k.beeped
     screen = k.game_screen()
     assert screen.prompt, screen.rows
+    assert screen.keys == km.key_row_text(player.used), screen.rows  # the open methods' keys
     if refuse:
         k.key(key_for(refuse))
         assert k.beeped
         refused = k.game_screen()
         assert refused.prompt and refused.message == "BELEGT", refused.rows
+        assert refused.keys == screen.keys, refused.rows
         assert refused.score == player.total and refused.lower_row == screen.lower_row
     if method is None and zero:
         zeros = [m for m in player.open_methods() if km.score(m, screen.dice) == 0]
@@ -120,7 +124,8 @@ def play_turn(k, player, stop_after=3, method=None, refuse=None, zero=False, ext
     if method is None:
         method = km.best_open_method(player, screen.dice)
     points = player.book(method, screen.dice)
-    k.key(key_for(method), timing="next_turn" if len(player.points) < 13 else None)
+    k.key(key_for(method), timing="next_turn" if len(player.points) < 13 else None,
+          ready_timeout=ready_timeout)
     assert k.beeped
     return method, points
 
@@ -312,6 +317,75 @@ def test_eight_players_memory(game):
           f"next-turn times {min(k.times['next_turn']):.2f}-{max(k.times['next_turn']):.2f} s")
 
 
+MAX_ARRAY_INDEX = 255  # DIM X(256) is ERROR 3 on the PC-1360: at most 256 players
+CARD_SIZES = [pytest.param(8, id="8KB"), pytest.param(16, id="16KB"), pytest.param(32, id="32KB")]
+
+
+def player_names(count):
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return [letters[i // 26 % 26] + letters[i % 26] for i in range(count)]
+
+
+def check_final_pages(k, players):
+    """The end screens of more than nine players: nine a page, WEITER? on row 3 (a key for
+    the next page), the winner line on the last page."""
+    for start in range(0, len(players), 9):
+        page = players[start:start + 9]
+        rows = k.screen()
+        for i, player in enumerate(page):
+            row, col = divmod(8 * i, 24)
+            assert rows[row][col:col + 6] == f"{player.name}{player.total:4d}", rows
+        if start + 9 < len(players):
+            assert rows[3] == "WEITER?".ljust(24), rows
+            k.key("ENTER")
+    best = km.winners([p.total for p in players])
+    names = " ".join(players[i].name for i in best)[:14 if len(best) > 1 else 16]
+    expected = f"SIEGER: {names}" if len(best) == 1 else f"GLEICHSTAND {names}"
+    assert k.screen()[3].startswith(expected[:24].rstrip()), k.screen()
+
+
+@pytest.mark.parametrize("card_kb", CARD_SIZES)
+def test_most_players_that_fit_and_one_more_refused(engine, card_kb, request):
+    """As many players as the card holds (57 bytes each + 28 for the four array headers, at
+    most 256: the array limit); one more is refused with the most that fits on the screen.
+    The most is accepted: every name is asked and the game starts (on the built-in engine
+    with an 8 KB card the whole game is played to its end screens)."""
+    rom_dir = request.getfixturevalue("rom_dir") if engine == "firmware" else None
+    k = kd.Kniffel(kd.boot(rom_dir, card_kb=card_kb, engine=engine))
+    k.load()
+    free = k.free_memory()
+    most = min(MAX_ARRAY_INDEX + 1, (free - MEM_ARRAY_HEADERS) // MEM_PER_PLAYER)
+    assert most * MEM_PER_PLAYER + MEM_ARRAY_HEADERS <= free
+    assert most == MAX_ARRAY_INDEX + 1 or (most + 1) * MEM_PER_PLAYER + MEM_ARRAY_HEADERS > free
+    if card_kb == 32:
+        assert most == 256
+    m = k.m
+    m.type_keys("{DEF}K")
+    m.key_wait_ready()
+    for wrong in (most + 1, 0):
+        k.type_input(str(wrong))
+        m.key_wait_ready()
+        rows = k.screen()
+        assert rows[0] == f"NUR 1 BIS {most} SPIELER".ljust(24), rows
+        assert rows[1].startswith("ANZAHL SPIELER?"), rows
+    names = player_names(most)
+    kd.type_players(k, names, "SPIELER", "NAME?", first_timeout=60)
+    k.wait_ready(timeout=60)
+    k.check_error()
+    players = [km.Player(name) for name in names]
+    check_turn_start(k.game_screen(), players[0])
+    if engine == "builtin" and card_kb == 8:
+        for rnd in range(13):
+            for player in players:
+                play_turn(k, player, stop_after=1, ready_timeout=120)
+        check_final_pages(k, players)
+        finish(k, "N")
+        assert k.free_memory() == free - most * MEM_PER_PLAYER - MEM_ARRAY_HEADERS
+    else:
+        play_turn(k, players[0], stop_after=2)
+        check_turn_start(k.game_screen(), players[1])
+
+
 # The same seed gives the same dice on both engines (the built-in RND is the firmware's):
 # the first screens of a 2-player game on a fixed key sequence, as the firmware shows them.
 SEED = bytes.fromhex("9993178029288001")  # a seed the firmware wrote after one RND
@@ -327,7 +401,7 @@ SEEDED_ROWS0 = [  # row 0 at the start and after each key (read on the firmware 
     " 2 2 3 6 2 Z 3 W 2    AB",
 ]
 SEEDED_FINAL = [" 2 2 3 6 2 Z 3 W 2    AB", "1 2 3 4 5 -          -18",
-                "DP VP FH KS GS -- CH   0", "                        "]
+                "DP VP FH KS GS -- CH   0", " D V  F   S G  -  C     "]
 
 
 def test_same_seed_same_dice_and_screens(game):

@@ -211,6 +211,68 @@ def test_default_rules_end_of_game_top_ten_and_memory(playing):
     assert free > 32768 - 4000 - size - 3000
 
 
+def refused_reroll(g, message):
+    """A die key when rolling again would leave no legal cell: two beeps, the message on
+    line 4, no die chosen, line 1 unchanged."""
+    before = g.game()
+    g.key("3")
+    rows = g.screen()
+    assert g.beeped and rows[3].startswith(message), rows
+    after = g.game()
+    assert after.dice == before.dice and None not in after.dice and rows[0] == before.rows[0]
+    g.key("ENTER")  # ENTER books (no die chosen): the move the rules allow is still there
+
+
+def test_no_dead_end_with_only_ineens_cells_left(playing):
+    """Default rules: only two "ineens" cells (column 6) left. Choosing a die would make
+    every cell illegal: refused with GEEN WORP:INEENS; the game finishes."""
+    g = playing
+    rules = mm.default_rules()
+    sheet = near_end(rules, [(6, 4), (6, 5)], seed=5)
+    put_sheet(g, sheet)
+    g.move_to(6, 4, 6)
+    assert mm.MESSAGES[sheet.reroll_problem(1)] == "GEEN WORP:INEENS"
+    dice = g.game().dice
+    refused_reroll(g, "GEEN WORP:INEENS")
+    sheet.book(6, 4, dice, 1)
+    check_sheet(g, sheet)
+    assert book(g, sheet, 6, 5, (6, 6, 6, 1, 2)) == 18
+    assert sheet.finished and g.screen()[0].startswith("EINDE SPEL")
+    assert int(g.screen()[0][18:]) == sheet.score()
+
+
+def test_no_dead_end_with_only_in_twee_and_ineens_cells_left(g):
+    """Column 1 "in twee keer", column 2 "ineens": a second roll is allowed while an "in
+    twee" cell is open, a third is refused with GEEN WORP:2 KEER; at roll 1 with only
+    "ineens" cells open, GEEN WORP:INEENS; the game finishes."""
+    rules = mm.default_rules()
+    rules.update(columns=2, order1=4, order2=3)
+    write_set(g, 3, "TWEE", rules)
+    new_game(g, set_index=3)
+    sheet = near_end(rules, [(1, 0), (1, 1), (2, 5)], seed=6)
+    put_sheet(g, sheet)
+    assert sheet.reroll_problem(1) is None
+    reroll(g, [1, 2])
+    assert mm.MESSAGES[sheet.reroll_problem(2)] == "GEEN WORP:2 KEER"
+    g.move_to(1, 0, 2)
+    dice = g.game().dice
+    refused_reroll(g, "GEEN WORP:2 KEER")
+    sheet.book(1, 0, dice, 2)
+    check_sheet(g, sheet)
+    reroll(g, [4])
+    refused(g, sheet, 2, 5, "ALLEEN WORP 1")
+    assert book(g, sheet, 1, 1, (2, 2, 2, 5, 5)) == 6  # "in twee" at roll 2
+    # only the "ineens" cell: no re-roll at all
+    assert mm.MESSAGES[sheet.reroll_problem(1)] == "GEEN WORP:INEENS"
+    g.move_to(2, 5, 2)
+    dice = g.game().dice
+    refused_reroll(g, "GEEN WORP:INEENS")
+    sheet.book(2, 5, dice, 1)
+    assert sheet.finished and g.screen()[0].startswith("EINDE SPEL")
+    check_sheet(g, sheet, score=False)
+    assert int(g.screen()[0][18:]) == sheet.score()
+
+
 def test_edited_rule_set_kolom_voor_kolom_in_twee_and_bonuses(g):
     g.start()
     assert g.screen() == ["MIKAZEE SET 1 MIKAZEE   ", "S=SPEL   R=REGELS       ",

@@ -212,3 +212,66 @@ def test_program_formulas_match_the_model_for_every_roll(rules, mik_is_fh):
     for dice in ALL_ROLLS:
         for row in range(13):
             assert program_points(rules, row, dice) == mm.base_score(rules, row, dice), (row, dice)
+
+
+# -- no dead ends: a re-roll that would leave no legal entry is refused -------------------
+
+def program_reroll_refusal(rules, sheet, roll):
+    """Lines 2210-2213, 2370-2371 and 2327, transcribed: CS(0,0) counts the open cells of
+    the columns a re-roll leaves usable (13 per column that is neither "ineens" nor "in
+    twee keer", one less per booking there), CS(0,1) those of "in twee keer" columns; the
+    first die key of a roll is refused when CS(0,0)=0 and CS(0,1)*(W<2)=0 (message 8+(W=2))."""
+    free = two = 0
+    for c in range(1, sheet.n + 1):
+        how = mm.order(rules, c)
+        free += 13 * ((how - 3) * (how - 4) > 0)
+        two += 13 * (how == 4)
+    for c in range(1, sheet.n + 1):
+        how = mm.order(rules, c)
+        for v in sheet.cells[c]:
+            if v is not None:
+                two -= how == 4
+                free -= (how - 3) * (how - 4) > 0
+    if free == 0 and two * (roll < 2) == 0:
+        return "reroll_at_once" if roll == 1 else "reroll_in_two"
+    return None
+
+
+LAYOUTS = [[0], [0, 3], [3, 0, 4], [4, 3], [3], [4], [3, 4]]
+
+
+@pytest.mark.parametrize("fill_order", range(7), ids=["vrij", "omhoog", "omlaag", "ineens",
+                                                      "in-twee", "kolom-voor-kolom",
+                                                      "links-rechts"])
+def test_every_game_can_be_finished_for_every_fill_order(fill_order):
+    """Whole random games (re-rolling whenever the rules let the player, booking any allowed
+    cell) with columns of `fill_order` next to "ineens" / "in twee keer" columns: at every
+    roll there is a cell to book, and the program's refusal rule agrees with the model's
+    (a re-roll is refused exactly when it would leave no allowed cell)."""
+    import random
+    rnd = random.Random(fill_order)
+    met = set()
+    for layout in LAYOUTS:
+        orders = [fill_order if o == 0 else o for o in layout]
+        orders = [fill_order] * 2 + orders if fill_order in (5, 6) else orders
+        rules = mm.default_rules()
+        rules["columns"] = len(orders)
+        for c, how in enumerate(orders, start=1):
+            rules[f"order{c}"] = how
+        for _ in range(15):
+            sheet = mm.Sheet(rules)
+            while not sheet.finished:
+                roll = 1
+                while roll < 3 and rnd.random() < 0.7:
+                    problem = sheet.reroll_problem(roll)
+                    assert problem == program_reroll_refusal(rules, sheet, roll)
+                    if problem:
+                        met.add(problem)
+                        assert not sheet.allowed(roll + 1)
+                        break
+                    assert sheet.allowed(roll + 1)
+                    roll += 1
+                allowed = sheet.allowed(roll)
+                assert allowed, (orders, roll, sheet.cells)
+                sheet.book(*rnd.choice(allowed), (1, 2, 3, 4, 5), roll)
+    assert met == {"reroll_at_once", "reroll_in_two"}

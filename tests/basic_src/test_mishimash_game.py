@@ -186,7 +186,7 @@ def test_refused_split_multiplier_and_three_clears_in_one_turn(k):
     s = k.turn_screen()
     assert s.label == "SLOTRONDE" and s.bonus_message == "MISHIMASH +30" and s.total == 204.5
     assert next_turn(k, game, (2, 3, 4, 6, 2, 3)) is None  # CD: bust in the final round
-    assert k.turn_screen().label == "SLOTRONDE" and k.turn_screen().name == "CD"
+    assert k.turn_screen().label == "SLOT> 204.5" and k.turn_screen().name == "CD"  # to beat
     assert game.finished and game.winner == 0
     k.key("ENTER")
     check_end_screen(k, game)
@@ -206,7 +206,7 @@ def test_final_round_order_and_sudden_death(k):
     keep_and_bank(k, game, turn, [1, 2, 3])  # AA 10: target
     assert k.turn_screen().label == "SLOTRONDE"
     turn = next_turn(k, game, (4, 1, 1, 1, 3, 2))  # BB, final round
-    assert k.turn_screen().label == "SLOTRONDE"
+    assert k.turn_screen().label == "SLOT> 10.0"  # the score to beat
     keep_and_bank(k, game, turn, [2, 3, 4])  # BB 10: a tie
     assert next_turn(k, game, (2, 2, 3, 4, 6, 3)) is None  # CC busts
     assert game.phase == "sudden death" and game.names[game.current] == "AA"
@@ -306,7 +306,7 @@ def test_seven_players_final_round_and_two_end_pages(k):
     for player in range(2, 8):
         assert next_turn(k, game, (6, 6, 4, 4, 3, 2)) is None
         s = k.turn_screen()
-        assert s.name == f"P{player}" and s.label == "SLOTRONDE", s.rows
+        assert s.name == f"P{player}" and s.label == "SLOT> 10.0", s.rows
     assert game.finished and game.winner == 0
     k.key("ENTER")
     rows = k.screen()
@@ -317,3 +317,42 @@ def test_seven_players_final_round_and_two_end_pages(k):
     assert rows[0].startswith("P7     0.0") and rows[1].strip() == "", rows
     assert rows[3].startswith("WINNAAR: P1  RONDE  1"), rows
     finish(k, "N")
+
+
+def standings(k, game):
+    """The screen of the S key: two players a row (name, banked total), DOEL and the target
+    on row 3 (up to six players: the games here have fewer)."""
+    rows = k.screen()
+    cells = [f"{name}{score:8.1f}" for name, score in zip(game.names, game.scores)]
+    for row in range(3):
+        assert rows[row] == "  ".join(cells[2 * row:2 * row + 2]).ljust(24), rows
+    assert rows[3] == f"DOEL{game.target:7d}".ljust(24), rows
+
+
+def test_standings_key_during_a_turn_and_after_a_bank(k):
+    """S shows every player's banked total and the target (a key brings the turn back as it
+    was: dice, chosen dice, multiplier, points); S after BEWAARD shows the new totals, and
+    the key after them starts the next turn."""
+    game = mm.Game(["AA", "BB", "CC"], target=100)
+    k.start(game.names, target=100, first_dice=(1, 1, 1, 2, 3, 4))
+    turn = mm.Turn()
+    turn.roll((1, 1, 1, 2, 3, 4))
+    check_roll(k, game, turn)
+    keep_and_bank(k, game, turn, [1, 2, 3])  # AA 10
+    turn = next_turn(k, game, (5, 5, 5, 2, 3, 4))  # BB
+    keep_and_roll(k, game, turn, [1, 2, 3], (2, 6, 5))  # three 5s; three dice again, x2
+    choose(k, [1])  # the 2 chosen (not a combination)
+    before = k.screen()
+    assert before[0][12:17] == " x2  ", before  # the multiplier, labelled
+    k.key("S")
+    assert k.beeps == 0
+    standings(k, game)
+    k.key("ENTER")
+    assert k.screen() == before  # the turn as it was
+    choose(k, [1])  # taken back
+    keep_and_bank(k, game, turn, [3])  # the 5
+    k.key("S")  # at the BEWAARD key: the standings first
+    standings(k, game)
+    assert game.scores[1] > 0
+    turn = next_turn(k, game, (1, 1, 1, 2, 3, 4))  # CC
+    assert turn is not None and k.turn_screen().name == "CC"

@@ -158,8 +158,9 @@ def test_target_reached_by_a_middle_player_lets_only_the_later_ones_play():
     assert game.round == 2 and game.current == 0 and game.label == "RONDE 2"
     game.end_turn(None)  # AA busts
     assert game.end_turn(35)  # BB reaches 55: final round for CC and DD only
-    assert game.phase == "final" and game.current == 2 and game.label == "SLOTRONDE"
+    assert game.phase == "final" and game.current == 2 and game.label == "SLOT> 55.0"
     assert not game.end_turn(30)  # CC 60: no second trigger
+    assert game.to_beat() == 60 and game.label == "SLOT> 60.0"  # DD must beat CC now
     assert game.current == 3
     game.end_turn(None)
     assert game.finished and game.winner == 2  # CC 60 beats BB 55

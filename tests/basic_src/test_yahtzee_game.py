@@ -63,6 +63,7 @@ def check_turn_start(screen, player, game_number):
     assert screen.lower_row == player.lower_row(), (screen.rows, player.lower_row())
     assert screen.score == player.total, (screen.rows, player.total)
     assert not screen.prompt and screen.message == "", screen.rows
+    assert screen.keys == player.key_row(), (screen.rows, player.key_row())
 
 
 def expected_message(player, dice):
@@ -96,11 +97,13 @@ def scored_turn(y, player, box, dice, game_number, refuse=None, reroll=(), timin
     assert y.beeped
     prompt = y.game_screen()
     assert prompt.prompt and prompt.message == expected_message(player, dice), prompt.rows
+    assert prompt.keys == player.key_row(), prompt.rows  # the open boxes' keys at the "?"
     if refuse:
         y.key(key_for(refuse))
         assert y.beeped
         refused = y.game_screen()
         assert refused.prompt and refused.message.endswith("BEZET"), refused.rows
+        assert refused.keys == player.key_row(), refused.rows
         assert refused.score == player.total
     points = player.book(box, dice)
     y.key(key_for(box), timing="next_turn" if timing else None)

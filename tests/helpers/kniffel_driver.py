@@ -91,11 +91,14 @@ def run_until(driver, predicate, timeout, what, step=STEP):
         m.run_for(step)
 
 
-def type_players(driver, names, player_word, name_prompt):
+def type_players(driver, names, player_word, name_prompt, first_timeout=None):
     """Answer the player-count prompt and then each player's name prompt (`player_word n`
-    on row 0, `name_prompt` on row 1), checking every prompt."""
+    on row 0, `name_prompt` on row 1), checking every prompt. `first_timeout`: emulated
+    seconds to wait for the first name prompt (the arrays of many players take a while)."""
     driver.type_input(str(len(names)))
     for number, name in enumerate(names, start=1):
+        if number == 1 and first_timeout:
+            driver.m.key_wait_ready(first_timeout)
         driver.m.key_wait_ready()
         rows = driver.screen()
         if rows[0].strip() != f"{player_word} {number}" or not rows[1].startswith(name_prompt):
@@ -120,7 +123,8 @@ class Screen:
     lower_row: str  # "DP VP FH KS GS KN CH" with used methods as "--"
     score: int
     prompt: bool  # "?" at the start of line 4
-    message: str  # line 4 after the "?"
+    message: str  # line 2 between the methods and the upper number (BELEGT)
+    keys: str  # line 4 after the "?", columns 1-18: the keys of the open DP-CH methods
 
 
 def _int(text):
@@ -155,7 +159,8 @@ def parse_game_screen(rows):
     return Screen(rows=list(rows), dice=dice, round=_int(r0[12:14]), roll=int(r0[17]),
                   name=r0[22:24],
                   upper_row=r1[:11], distance=_int(r1[21:24]), lower_row=r2[:20],
-                  score=_int(r2[20:24]), prompt=r3[0] == "?", message=r3[1:].strip())
+                  score=_int(r2[20:24]), prompt=r3[0] == "?", message=r1[11:21].strip(),
+                  keys=r3[1:19] if r3[19:].strip() == "" else r3[1:])
 
 
 def program_image():
@@ -247,7 +252,7 @@ class Kniffel:
     def _errored(self):
         return any("ERROR" in row for row in self.screen())
 
-    def key(self, key, timing=None, wait=True, hold_after_read=0.03):
+    def key(self, key, timing=None, wait=True, hold_after_read=0.03, ready_timeout=10.0):
         """Press one key when the program waits for it; hold it until it is read; release;
         run until the program waits again. `timing` ("reroll", "next_turn", "prompt"): record
         into self.times[timing] the time from the press until the program has shown the new
@@ -273,7 +278,7 @@ class Kniffel:
             self.check_error()
             self.times[timing].append(seen[0] - pressed_at)
         if wait:
-            self.wait_ready()
+            self.wait_ready(ready_timeout)
         self.beeped = len(m.buzzer.take_transitions(m.now())) > 2
 
     def type_input(self, text):

@@ -142,6 +142,15 @@ def best_open_method(player, dice):
     return max(player.open_methods(), key=lambda m: (score(m, dice), -METHODS.index(m)))
 
 
+def key_row_text(used):
+    """Row 4 at the "?" (columns 1-18): the key of every DP-CH method under the letter of
+    its name in row 3 (D under the P of DP: column 0 holds the "?"), '-' once it is used."""
+    row = [" "] * 18
+    for method, key, column in zip(METHODS[6:], METHOD_KEYS[6:], (1, 3, 6, 10, 12, 15, 18)):
+        row[column - 1] = "-" if method in used else key
+    return "".join(row)
+
+
 def method_row_texts(used):
     """The display's method rows 2 and 3 (without the numbers) for a set of used methods:
     used codes are replaced by '-' (1-6) or '--' (DP-CH)."""

@@ -323,6 +323,14 @@ class Mikazee:
             self.set_number("CS", sheet.extra[c], (c, 3))
             self.set_number("CF", sum(v is not None for v in sheet.cells[c]), c)
             reached += sheet.has_bonus(c)
+        # the open cells the no-dead-end check counts: of the columns a re-roll leaves
+        # usable (not "ineens" / "in twee keer") in CS(0,0), of "in twee keer" in CS(0,1)
+        open_cells = {c: sum(v is None for v in sheet.cells[c]) for c in range(1, n + 1)}
+        orders = {c: mm.order(sheet.rules, c) for c in range(1, n + 1)}
+        self.set_number("CS", sum(k for c, k in open_cells.items()
+                                  if orders[c] not in (mm.AT_ONCE, mm.IN_TWO)), (0, 0))
+        self.set_number("CS", sum(k for c, k in open_cells.items() if orders[c] == mm.IN_TWO),
+                        (0, 1))
         self.set_number("NB", reached)
         self.set_number("O", sheet.turns_done())
         self.set_number("S", sheet.score())

@@ -175,7 +175,8 @@ class Refused(Exception):
 
 MESSAGES = {"no_box": "GEEN VAK", "filled": "BEZET", "order": "FOUTE VOLGORDE",
             "at_once": "ALLEEN WORP 1", "in_two": "MAX 2 WORPEN",
-            "column": "VORIGE KOL.OPEN", "left": "LINKS NOG LEEG"}
+            "column": "VORIGE KOL.OPEN", "left": "LINKS NOG LEEG",
+            "reroll_at_once": "GEEN WORP:INEENS", "reroll_in_two": "GEEN WORP:2 KEER"}
 
 
 class Sheet:
@@ -270,6 +271,14 @@ class Sheet:
 
     def allowed(self, roll):
         return [(c, r) for c in self.cells for r in range(13) if self.check(c, r, roll) is None]
+
+    def reroll_problem(self, roll):
+        """None if rolling again after roll `roll` leaves a cell the rules allow, else the
+        key of MESSAGES (the re-roll is refused: it would leave no legal entry, only
+        "ineens" / "in twee keer" cells being open)."""
+        if self.finished or roll >= 3 or self.allowed(roll + 1):
+            return None
+        return "reroll_at_once" if roll == 1 else "reroll_in_two"
 
     # -- the sheet as the program shows it ---------------------------------------------------
     def row_text(self, row):

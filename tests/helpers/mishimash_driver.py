@@ -108,9 +108,10 @@ class Screen:
     rows: list
     dice: tuple  # the dice in play, left to right (1 = leftmost)
     chosen: tuple  # 1-based positions marked ^ (chosen to keep)
-    roll: int  # W: the roll number of the turn = the multiplier
+    roll: int  # x: the roll number of the turn = the multiplier (row 0 " x4")
     name: str
-    label: str  # row 1, columns 12-23: "RONDE n", "SLOTRONDE", "SUDDEN DEATH", "DOEL BEREIKT"
+    label: str  # row 1, columns 12-23: "RONDE n", "SLOT> 204.5" (final round: the score
+    # to beat), "BESLISSING"; right after the bank that reaches the target "SLOTRONDE"/"EINDE"
     turn: float  # BEURT: the unbanked points of the turn
     total: float  # TOT: the player's banked score
     bonus_message: str  # row 3, columns 0-12 ("MISHIMASH +10")
@@ -119,7 +120,7 @@ class Screen:
 
 def parse_turn_screen(rows):
     r0, r1, r2, r3 = rows
-    if r0[12:14] != " W" or r2[:5] != "BEURT" or r2[12:16] != " TOT":
+    if r0[12:14] != " x" or r2[:5] != "BEURT" or r2[12:16] != " TOT":
         raise DriverError(f"not a turn screen: {rows!r}")
     dice = []
     for col in range(1, 12, 2):
@@ -129,7 +130,7 @@ def parse_turn_screen(rows):
     if r0[2 * len(dice) + 1:12].strip():
         raise DriverError(f"dice row: {rows!r}")
     chosen = tuple(i + 1 for i in range(6) if r1[2 * i + 1] == "^")
-    return Screen(rows=list(rows), dice=tuple(dice), chosen=chosen, roll=int(r0[14:17]),
+    return Screen(rows=list(rows), dice=tuple(dice), chosen=chosen, roll=int(r0[14:17].strip()),
                   name=r0[22:24], label=" ".join(r1[12:24].split()), turn=_number(r2[5:12]),
                   total=_number(r2[16:24]), bonus_message=r3[:13].strip(),
                   status=r3[14:24].strip())

@@ -170,8 +170,13 @@ class Game:
     @property
     def label(self):
         """The program's row-1 label for the turn about to be played."""
-        return {"normal": f"RONDE {self.round}", "final": "SLOTRONDE",
-                "sudden death": "BESLISSING"}[self.phase]
+        if self.phase == "final":  # the score to beat: the best banked total
+            return " ".join(f"SLOT>{self.to_beat():7.1f}".split())
+        return {"normal": f"RONDE {self.round}", "sudden death": "BESLISSING"}[self.phase]
+
+    def to_beat(self):
+        """In the final round: the highest banked total (beat it to win, equal it to tie)."""
+        return max(self.scores)
 
     def end_turn(self, banked):
         """The current player's turn ended with `banked` points (None: a bust). Returns

@@ -83,18 +83,28 @@ class Screen:
     lower_row: str  # row 3, columns 0-19
     score: int
     prompt: bool  # "?" at the start of row 4
-    message: str  # row 4 after the "?"
+    message: str  # at the "?": +100 / JOKER / BEZET, in row 1 columns 10-21
+    keys: str  # row 4 columns 1-18: the keys of DG-JA under their box names ("-": filled)
+
+MESSAGE_WORDS = {"+100", "JOKER", "BEZET"}
 
 
 def parse_game_screen(rows):
+    """At the "?" a message takes row 1 columns 10-21 (game, turn and roll are then None)."""
     r0, r1, r2, r3 = rows
+    dice = tuple(int(r0[c]) if r0[c].isdigit() else None for c in (1, 3, 5, 7, 9))
+    words = r0[10:22].split()
+    prompt = r3[0] == "?"
+    keys = r3[1:19] if r3[19:].strip() == "" else r3[1:]
+    common = dict(rows=list(rows), dice=dice, name=r0[22:24], upper_row=r1,
+                  difference_sum=_int(r1[20:24]), lower_row=r2[:20], score=_int(r2[20:24]),
+                  prompt=prompt, keys=keys)
+    if prompt and words and set(words) <= MESSAGE_WORDS:
+        return Screen(game=None, round=None, roll=None, message=" ".join(words), **common)
     if r0[10:12] != " S" or r0[13:15] != " B" or r0[17:19] != " W" or not r0[20].isdigit():
         raise DriverError(f"not a game screen: {rows!r}")
-    dice = tuple(int(r0[c]) if r0[c].isdigit() else None for c in (1, 3, 5, 7, 9))
-    return Screen(rows=list(rows), dice=dice, game=int(r0[12]), round=_int(r0[15:17]),
-                  roll=int(r0[20]), name=r0[22:24], upper_row=r1,
-                  difference_sum=_int(r1[20:24]), lower_row=r2[:20], score=_int(r2[20:24]),
-                  prompt=r3[0] == "?", message=r3[1:].strip())
+    return Screen(game=int(r0[12]), round=_int(r0[15:17]), roll=int(r0[20]), message="",
+                  **common)
 
 
 class Yahtzee(kd.Kniffel):

@@ -161,6 +161,14 @@ class Player:
                  for box in UPPER]
         return "".join(cells) + "  " + f"{signed(self.difference_sum):>4}"
 
+    def key_row(self):
+        """Row 4 columns 1-18: the key of every lower box under the letter of its name in
+        row 3 that it is (D under the G of DG, column 0 holding the "?"), '-' once filled."""
+        row = [" "] * 18
+        for box, key, column in zip(LOWER, BOX_KEYS[6:], (1, 3, 7, 9, 12, 15, 18)):
+            row[column - 1] = "-" if box in self.points else key
+        return "".join(row)
+
     def lower_row(self):
         """Row 3 without the score: used boxes '--', the jahtzy box '50' when it holds 50."""
         cells = []
