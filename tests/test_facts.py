@@ -30,7 +30,6 @@ NOT_YET = (
     "emulator/builtin/output.py",
     "emulator/builtin/screen.py",
     "emulator/builtin/serial_io.py",
-    "emulator/builtin/statements.py",
     "emulator/builtin/stored_program.py",
     "emulator/builtin/tape_io.py",
 )

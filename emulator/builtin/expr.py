@@ -16,6 +16,7 @@ parse stopped. A compiled expression is kept by its address while the bytes it w
 read from stay the same (an edit, POKE or CLOAD makes it parse again).
 """
 
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -60,12 +61,14 @@ NEST_LIMIT = 16
 class Operator:
     """A binary operator: its precedence, the checked function, the bcd function to
     use once both sides are known numbers (None: `func` always), its fixed cycles
-    and its value-dependent ones (costs.py), if any."""
+    and its value-dependent ones (costs.py), if any; `exact`: the same operation on
+    ints, which bcd gives exactly for whole numbers below 1E10 (nodes.int_image)."""
     prec: int
     func: Callable
     numeric: Callable | None
     cycles: int
     value_cycles: Callable | None = None
+    exact: Callable | None = None
 
 
 # Unary NOT binds between AND and the comparisons, unary sign between `* /` and `^`.
@@ -75,8 +78,8 @@ _VALUE_OPS = costs.OPERATOR_VALUE_COSTS
 _TOKEN_OPS = {CODES["OR"]: Operator(1, nodes.bitwise(lambda a, b: a | b), None, costs.LOGIC),
               CODES["AND"]: Operator(2, nodes.bitwise(lambda a, b: a & b), None, costs.LOGIC)}
 _BYTE_OPS = {
-    0x2B: Operator(5, nodes.join_or_add, bcd.add, costs.ADD),
-    0x2D: Operator(5, nodes.checked(bcd.sub), bcd.sub, costs.ADD),
+    0x2B: Operator(5, nodes.join_or_add, bcd.add, costs.ADD, exact=operator.add),
+    0x2D: Operator(5, nodes.checked(bcd.sub), bcd.sub, costs.ADD, exact=operator.sub),
     0x2A: Operator(6, nodes.checked(bcd.mul), bcd.mul, costs.MULTIPLY, _VALUE_OPS["*"]),
     0x2F: Operator(6, nodes.checked(bcd.div), bcd.div, costs.DIVIDE, _VALUE_OPS["/"]),
     0x5E: Operator(_POWER_PREC, nodes.checked(bcd.power), bcd.power, costs.POWER,
@@ -211,12 +214,15 @@ class Scanner:
 class Compiled:
     """A compiled expression (or variable reference) at its start: valid while
     mem[start:check_end] == code; `run()` gives the value, `end` is where the parse
-    stopped and `cost` the fixed cycles of its parts."""
+    stopped and `cost` the fixed cycles of its parts; `const` and `image` are its
+    Node's."""
     check_end: int
     code: bytes
     run: Callable
     end: int
     cost: int
+    const: object = None
+    image: Callable | None = None
 
 
 def compile_at(it, start, reference=None):
@@ -232,7 +238,7 @@ def compile_at(it, start, reference=None):
         # (a literal's look past itself went no further than the line's end)
         check_end = _line_end(it.mem, max(stop.at, parser.pos)) + 1
     return Compiled(check_end, bytes(it.mem[start:check_end]), node.run, parser.pos,
-                    parser.cost)
+                    parser.cost, node.const, node.image)
 
 
 class _Stop(Exception):
@@ -298,7 +304,7 @@ class _Parser(Scanner):
         func = op.numeric if both and op.numeric is not None else op.func
         kind = NUMBER if both or op.func is not nodes.join_or_add else STRING
         return nodes.binary(self.it, left, right, func, kind, self.pos, op.value_cycles,
-                            op.prec == _COMPARE_PREC)
+                            op.prec == _COMPARE_PREC, op.exact if both else None)
 
     def unary(self):
         byte = self.peek()

@@ -1,6 +1,7 @@
 """Statement handlers: control flow, variables, memory, modes.
 
-The statement table (statement_table.py) gives each handler its keyword and cycles. A
+The statement table (statement_table.py) gives each handler its keyword and cycles
+(assignment, GOTO, GOSUB, IF and NEXT are compiled, in steps.py). A
 handler starts after the keyword token and must leave `pos` at the statement's end
 (':' or 0x0D) or jump. Display, graphics and input statements are in output.py.
 """
@@ -13,23 +14,8 @@ from emulator.builtin.serial_io import end_latch
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
 
-_GOTO, _GOSUB, _THEN = CODES["GOTO"], CODES["GOSUB"], CODES["THEN"]
+_GOTO, _GOSUB = CODES["GOTO"], CODES["GOSUB"]
 _TO, _STEP = CODES["TO"], CODES["STEP"]
-
-
-def stmt_let(it):
-    it.assignment()
-
-
-def stmt_goto(it):
-    # `GOTO 45:END` is ERROR 1 (firmware engine)
-    it.jump(it.target(), line_end=True)
-
-
-def stmt_gosub(it):
-    target = it.target()
-    it.push_return()
-    it.jump(target, costs.GOSUB_LINE_SEARCH)
 
 
 def stmt_return(it):
@@ -62,30 +48,6 @@ def stmt_on(it):
     it.jump(chosen, costs.GOSUB_LINE_SEARCH if gosub else costs.LINE_SEARCH)
 
 
-def stmt_if(it):
-    """IF c THEN line|label|keyword statement, IF c GOTO line, IF c statement. A
-    false condition skips the rest of the line. Without THEN a keyword must follow
-    the condition: `IF 1 A=1`, `IF A$="X" B=1` and `IF 1` alone are ERROR 1 on the
-    firmware engine, true or false."""
-    condition = it.expression()
-    if isinstance(condition, bytes):
-        raise BasicError(OTHER)
-    then = it.accept_token(_THEN)
-    if not then and it.peek() != 0xFE:
-        raise BasicError(SYNTAX)
-    if not condition:
-        it.skip_line()
-        return
-    if then:
-        # after THEN a keyword starts a statement; anything else is a line number or
-        # label, so `THEN B=6` jumps to line (B=6): ERROR 4 on the firmware engine
-        if it.peek() != 0xFE:
-            it.jump(it.target(), line_end=True)     # as GOTO: `THEN 45:END` is ERROR 1
-            return
-    # run the statement after THEN (or after the condition) as a fresh statement
-    it.jumped = True
-
-
 def stmt_for(it):
     ref = it.variable(create=True)
     if ref[2] != 0:
@@ -99,13 +61,6 @@ def stmt_for(it):
     if not it.at_end():
         raise BasicError(SYNTAX)
     it.push_for(FORLoop(ref, limit, step, it.pos, it.line, it.line_addr))
-
-
-def stmt_next(it):
-    """NEXT var (NEXT alone is ERROR 1 on the firmware engine)."""
-    if it.at_end():
-        raise BasicError(SYNTAX)
-    it.next_loop(it.variable(create=True))
 
 
 def stmt_end(it):

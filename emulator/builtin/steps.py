@@ -1,0 +1,401 @@
+"""Steps, compiled once per address: what the interpreter's statement loop runs.
+
+A step is what Interpreter.execute runs in one go: an optional ':' and the statement
+after it, or the move onto the next line at a line's end. The first time a step runs
+it is compiled into a closure that does it and returns its cycles (`Step.run`), kept
+by its address while the bytes it was read from stay the same (an edit, POKE or
+CLOAD makes it compile again), as its expressions are (expr.compile_at). For the
+statements compiled here (assignment, GOTO, GOSUB, IF, NEXT) the closure is the
+statement's only implementation; every other keyword's handler (statement_table.py)
+reads its bytes when it runs, and its step saves only the dispatch.
+
+A statement's syntax is read when it is compiled, but an error found there must come
+when the machine meets it: after what the statement works out before that point. So
+a statement whose reading stops runs the parts before and then raises at the place
+where the reading stopped, as a failed expression does (nodes.failing). `pos` is set
+where the interpreter stands before each part that can fail, so an error keeps its
+number, line and position; cycles are the statement's own (the table's) plus its
+expressions' fixed ones (added up here once) and what their values cost.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from emulator.builtin import bcd, costs
+from emulator.builtin.basic_errors import OTHER, SYNTAX, BasicError
+from emulator.builtin.expr import UPPER, Scanner
+from emulator.builtin.run_state import ANSWER, ANSWER_END, LINE_POINTER
+from emulator.builtin.timing import CYCLES
+from emulator.builtin.token_codes import CODES
+from emulator.builtin.vars import NUM
+from pc1360.facts import CR, LINE_REF, PREFIX
+
+LET_COST = CYCLES["stmt_let"]   # an assignment without LET, besides its expressions
+LINE_COST = CYCLES["line_step"]     # a step onto the next line more than a ':'
+PROGRAM_END_COST = CYCLES["program_end"]    # running off the program's end
+_THEN = CODES["THEN"]
+_COLON, _COMMA, _EQUALS = 0x3A, 0x2C, 0x3D
+_POINTER_END = LINE_POINTER + 2
+
+
+@dataclass(slots=True)
+class Step:
+    """A compiled step: valid while mem[start:check_end] == code."""
+    check_end: int
+    code: bytes
+    run: Callable[[], int]
+
+
+class _Stop(Exception):
+    """The statement's reading stopped at `at` (ERROR 1 there)."""
+
+    def __init__(self, at):
+        super().__init__(at)
+        self.at = at
+
+
+class _Reader(Scanner):
+    """A statement read when it is compiled; `check_end` is where the bytes its
+    expressions depend on end."""
+
+    def __init__(self, it, pos):
+        self.it = it
+        self.mem = it.mem
+        self.pos = pos
+        self.check_end = pos
+
+    def refuse(self):
+        raise _Stop(self.pos)
+
+    def entry(self, reference=None):
+        """The compiled expression (or variable reference) at pos: (its start, the
+        expr.Compiled), pos past it."""
+        start = self.pos
+        entry = self.it.compiled_at(start, reference)
+        self.check_end = max(self.check_end, entry.check_end)
+        self.pos = entry.end
+        return start, entry
+
+
+def compile_step(it, start):
+    """The Step at `start` for interpreter `it`."""
+    reader = _Reader(it, start)
+    mem = it.mem
+    if reader.peek() == _COLON:
+        reader.pos += 1
+    byte = reader.peek()
+    if byte == CR:
+        run = _line_end(it, reader.pos)
+    elif byte == PREFIX:
+        statement = it.statements.get(mem[reader.pos + 1])
+        reader.pos += 1     # (the code byte is checked too)
+        if statement is None:
+            run = _refusal(it, reader.pos - 1)
+        else:
+            reader.pos += 1
+            if statement.compile is None:
+                body = _handler(it, statement.handler)
+            else:
+                body = statement.compile(it, reader)
+            run = _keyword(it, statement, reader.pos, body)
+    else:
+        run = assignment(it, LET_COST, reader)
+    end = max(reader.check_end, reader.pos + 1)
+    return Step(end, bytes(mem[start:end]), run)
+
+
+def _refusal(it, at):
+    """A keyword code the engine does not run: ERROR 1 at its 0xFE."""
+    def run():
+        it.state.jumped = False
+        it.state.pos = at
+        raise BasicError(SYNTAX)
+    return run
+
+
+def _line_end(it, cr):
+    """The step onto the next line (TRON stops there first); an immediate line ends."""
+    next_line = cr + 1
+
+    def run():
+        state = it.state
+        if state.line_addr is None:
+            it.finish()
+            return LINE_COST
+        cost = LINE_COST
+        if (state.trace or state.stepping) and not state.skip_trace:
+            state.pending = ("trace", state.line)
+            cost += it.trace_cost()
+        state.skip_trace = False
+        it.enter_line(next_line)
+        if not state.running:
+            return LINE_COST + PROGRAM_END_COST
+        return cost
+    return run
+
+
+def _keyword(it, statement, after, body):
+    """A keyword statement: `body(state)` does it from `after` (its keyword's end);
+    TRON may stop after a jump, and the statement must end where it should."""
+    cost = statement.cost
+    finish = it.finish_step
+
+    def run():
+        state = it.state
+        state.jumped = False
+        it.stmt_end = None
+        it.cost = 0
+        state.pos = after
+        old_line = state.line
+        body(state)
+        state = it.state        # (RUN starts from a new one)
+        if state.trace or state.stepping:
+            it.trace_jump(statement, old_line)
+        return finish(cost)
+    return run
+
+
+def _handler(it, handler):
+    """A statement that its table handler reads as it runs."""
+    return lambda state: handler(it)
+
+
+def _raising(at, code=SYNTAX):
+    def body(state):
+        state.pos = at
+        raise BasicError(code)
+    return body
+
+
+# ---------------------------------------------------------------- assignment
+
+def compile_let(it, reader):
+    """LET: an assignment; its cycles are LET's own (not LET_COST) and it runs
+    as one step with its keyword."""
+    return assignment(it, None, reader)
+
+
+def assignment(it, cost, reader):
+    """`[LET] var = expression [, var = expression ...]` (programs written for the
+    PC-1360 use `E=0,W=0`) from reader.pos. With `cost` (no LET) the closure is the
+    whole step; without it, a body for _keyword."""
+    parts = []
+    fixed_cost = 0
+    fail = None
+    while True:
+        if reader.peek() not in UPPER:
+            fail = reader.pos
+            break
+        ref_at, ref = reader.entry(True)
+        fixed_cost += ref.cost
+        try:
+            reader.expect(_EQUALS)
+        except _Stop as stop:
+            parts.append(_reference_only(ref_at, ref))
+            fail = stop.at
+            break
+        value_at, value = reader.entry()
+        fixed_cost += value.cost
+        parts.append((ref_at, ref, value_at, value))
+        if not reader.accept(_COMMA):
+            break
+    if fail is None and not reader.at_end():
+        fail = reader.pos
+    end = reader.pos
+    if cost is None:
+        return _assignment_body(it, parts, fixed_cost, fail, end)
+    cost += fixed_cost
+    if fail is None and len(parts) == 1 and parts[0][1].const is not None \
+            and parts[0][1].const[2] == NUM:
+        return _number_assignment(it, parts[0], cost, end)
+    body = _assignment_body(it, parts, 0, fail, end)
+    mem = it.mem
+    last = bytes([(end - 1) & 0xFF, (end - 1) >> 8])
+
+    def run():
+        # (no finish_step: an assignment does not jump and `end` ends it)
+        state = it.state
+        state.jumped = False
+        it.cost = 0
+        body(state)
+        if state.line_addr is not None:
+            mem[LINE_POINTER:_POINTER_END] = last
+        return cost + it.cost
+    return run
+
+
+def _reference_only(ref_at, ref):
+    """The target of an item without its `=` (the variable is made first)."""
+    run = ref.run
+
+    def part(state):
+        state.pos = ref_at
+        run()
+    return part
+
+
+def _assignment_body(it, parts, fixed_cost, fail, end):
+    """The items in order, then ERROR 1 where the reading stopped, if it did."""
+    items = [part if callable(part) else _item(it, *part) for part in parts]
+
+    def body(state):
+        it.cost += fixed_cost
+        for item in items:
+            item(state)
+        if fail is not None:
+            state.pos = fail
+            raise BasicError(SYNTAX)
+        state.pos = end
+    return body
+
+
+def _item(it, ref_at, ref, value_at, value):
+    """`var = expression`: the value must be of the variable's kind; a number stored
+    also becomes the last answer (Interpreter.store_value)."""
+    ref_run, value_run, value_end = ref.run, value.run, value.end
+    store = it.store_value
+
+    def item(state):
+        state.pos = ref_at
+        target = ref_run()
+        state.pos = value_at
+        result = value_run()
+        state.pos = value_end
+        if isinstance(result, bytes) != (target[2] != NUM):
+            raise BasicError(OTHER)
+        store(target, result)
+    return item
+
+
+def _number_assignment(it, part, cost, end):
+    """The commonest statement, a fixed number variable `= expression`, as one
+    closure: _item and store_value for this case, with the value's stored bytes
+    taken from its image when it has one (`A=A+1` on whole numbers)."""
+    _ref_at, ref, value_at, value = part
+    mem = it.mem
+    addr = ref.const[0]
+    addr_end = addr + 8
+    value_run, value_end, image = value.run, value.end, value.image
+    to_bytes = bcd.to_bytes
+    last = bytes([(end - 1) & 0xFF, (end - 1) >> 8])
+
+    def run():
+        state = it.state
+        state.jumped = False
+        it.cost = 0
+        data = None if image is None else image()
+        if data is None:
+            state.pos = value_at
+            result = value_run()
+            if isinstance(result, bytes):
+                state.pos = value_end
+                raise BasicError(OTHER)
+            data = to_bytes(result)
+        mem[addr:addr_end] = mem[ANSWER:ANSWER_END] = data
+        state.pos = end
+        if state.line_addr is not None:
+            mem[LINE_POINTER:_POINTER_END] = last
+        return cost + it.cost
+    return run
+
+
+# ---------------------------------------------------------------- jumps
+
+def _target(it, reader):
+    """A jump target's reading (Interpreter.target): a compiled `0x1F hi lo` is read
+    now; a "label" or line expression when the statement runs. The function given
+    leaves pos after the target and returns it."""
+    if reader.peek() != LINE_REF:
+        return lambda state: it.target()
+    mem = reader.mem
+    at = reader.pos
+    target = ("line", mem[at + 1] << 8 | mem[at + 2])
+    after = reader.pos = at + 3
+
+    def read(state):
+        state.pos = after
+        return target
+    return read
+
+
+def compile_goto(it, reader):
+    """GOTO target; `GOTO 45:END` is ERROR 1 (firmware engine)."""
+    read = _target(it, reader)
+    jump = it.jump
+
+    def body(state):
+        jump(read(state), costs.LINE_SEARCH, True)
+    return body
+
+
+def compile_gosub(it, reader):
+    read = _target(it, reader)
+    jump, push_return = it.jump, it.push_return
+
+    def body(state):
+        target = read(state)
+        push_return()
+        jump(target, costs.GOSUB_LINE_SEARCH)
+    return body
+
+
+def compile_if(it, reader):
+    """IF c THEN line|label|keyword statement, IF c GOTO line, IF c statement. A
+    false condition skips the rest of the line. Without THEN a keyword must follow
+    the condition: `IF 1 A=1`, `IF A$="X" B=1` and `IF 1` alone are ERROR 1 on the
+    firmware engine, true or false."""
+    cond_at, cond = reader.entry()
+    cond_run, cond_end, cond_cost = cond.run, cond.end, cond.cost
+    then = reader.accept_token(_THEN)
+    bad = None
+    if not then and reader.peek() != PREFIX:
+        bad = reader.pos
+    after = reader.pos
+    read = None
+    # after THEN a keyword starts a statement; anything else is a line number or
+    # label, so `THEN B=6` jumps to line (B=6): ERROR 4 on the firmware engine
+    if then and reader.peek() != PREFIX:
+        read = _target(it, reader)
+    keyword_at = reader.pos if read is None else None
+    jump, skip_line = it.jump, it.skip_line
+
+    def body(state):
+        state.pos = cond_at
+        it.cost += cond_cost
+        condition = cond_run()
+        state.pos = cond_end
+        if isinstance(condition, bytes):
+            raise BasicError(OTHER)
+        if bad is not None:
+            state.pos = bad
+            raise BasicError(SYNTAX)
+        state.pos = after
+        if not condition:
+            skip_line()
+        elif read is not None:
+            # as GOTO: `THEN 45:END` is ERROR 1
+            jump(read(state), costs.LINE_SEARCH, True)
+        else:
+            # the statement after THEN (or after the condition) runs as a fresh step
+            state.pos = keyword_at
+            state.jumped = True
+    return body
+
+
+# ---------------------------------------------------------------- NEXT
+
+def compile_next(it, reader):
+    """NEXT var (NEXT alone is ERROR 1 on the firmware engine)."""
+    if reader.at_end():
+        return _raising(reader.pos)
+    ref_at, ref = reader.entry(True)
+    ref_run, ref_end, ref_cost = ref.run, ref.end, ref.cost
+    next_loop = it.next_loop
+
+    def body(state):
+        state.pos = ref_at
+        it.cost += ref_cost
+        target = ref_run()
+        state.pos = ref_end
+        next_loop(target)
+    return body
