@@ -19,7 +19,7 @@ from operator import attrgetter
 from emulator.builtin import bcd, costs, nodes, random_numbers
 from emulator.builtin.basic_errors import LINE, NESTING, SYNTAX, BasicError
 from emulator.builtin.expr import CACHE_LIMIT, Scanner, compile_at
-from emulator.builtin.nodes import small_int, to_int
+from emulator.builtin.nodes import to_int
 from emulator.builtin.run_state import (  # noqa: F401  (FORLoop: the engine imports it from here)
     ANSWER,
     ANSWER_END,
@@ -62,7 +62,6 @@ class Interpreter(Scanner):
         # references that are made (True) or only looked up (False)
         self.compiled = {None: {}, True: {}, False: {}}
         self.steps = {}             # compiled steps (steps.Step) by address
-        self._loop_step = (None, None)  # the last FOR loop NEXT stepped, its STEP as an int
         self.state = RunState()
         self.cost = 0               # cycles the current statement's expressions took
         self.stmt_end = None        # a jumping statement's last byte (LINE_POINTER)
@@ -375,40 +374,6 @@ class Interpreter(Scanner):
         if len(stack) >= FOR_LIMIT:
             raise BasicError(NESTING)
         stack.append(loop)
-
-    def next_loop(self, ref):
-        """NEXT [var]: step the innermost loop (or the loop of `ref`)."""
-        state = self.state
-        stack = state.for_stack
-        if ref is not None:
-            while stack and stack[-1].ref != ref:
-                stack.pop()
-        if not stack:
-            raise BasicError(NESTING)
-        loop = stack[-1]
-        value = self._stepped(loop)
-        if (value <= loop.limit) if loop.step >= 0 else (value >= loop.limit):
-            self.mark_statement_end()
-            state.pos, state.line, state.line_addr = loop.pos, loop.line, loop.line_addr
-        else:
-            stack.pop()
-
-    def _stepped(self, loop):
-        """The loop variable plus STEP, stored. A whole number and a whole STEP below
-        1E10 add as ints (bcd.add gives exactly their sum; its bytes are int_bytes)."""
-        if loop is not self._loop_step[0]:
-            self._loop_step = (loop, small_int(loop.step))
-        step = self._loop_step[1]
-        mem = self.mem
-        addr = loop.ref[0]
-        if step is not None:
-            number = bcd.INTS.get(bytes(mem[addr:addr + 7]))
-            if number is not None and -bcd.INT_LIMIT < number + step < bcd.INT_LIMIT:
-                mem[addr:addr + 8] = bcd.int_bytes(number + step)
-                return number + step
-        value = bcd.add(self.vars.load(loop.ref), loop.step)
-        self.vars.store(loop.ref, value)
-        return value
 
     # ------------------------------------------------------------ DATA
 

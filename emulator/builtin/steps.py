@@ -22,8 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from emulator.builtin import bcd, costs
-from emulator.builtin.basic_errors import OTHER, SYNTAX, BasicError
+from emulator.builtin.basic_errors import NESTING, OTHER, SYNTAX, BasicError
 from emulator.builtin.expr import UPPER, Scanner
+from emulator.builtin.nodes import small_int
 from emulator.builtin.run_state import ANSWER, ANSWER_END, LINE_POINTER
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
@@ -35,7 +36,8 @@ LINE_COST = CYCLES["line_step"]     # a step onto the next line more than a ':'
 PROGRAM_END_COST = CYCLES["program_end"]    # running off the program's end
 _THEN = CODES["THEN"]
 _COLON, _COMMA, _EQUALS = 0x3A, 0x2C, 0x3D
-_POINTER_END = LINE_POINTER + 2
+# LINE_POINTER's bytes, written one by one (faster than a slice)
+_POINTER_LOW, _POINTER_HIGH = LINE_POINTER, LINE_POINTER + 1
 
 
 @dataclass(slots=True)
@@ -94,10 +96,9 @@ def compile_step(it, start):
         else:
             reader.pos += 1
             if statement.compile is None:
-                body = _handler(it, statement.handler)
+                run = _keyword(it, statement, reader.pos, _handler(it, statement.handler))
             else:
-                body = statement.compile(it, reader)
-            run = _keyword(it, statement, reader.pos, body)
+                run = statement.compile(it, statement, reader)
     else:
         run = assignment(it, LET_COST, reader)
     end = max(reader.check_end, reader.pos + 1)
@@ -155,6 +156,15 @@ def _keyword(it, statement, after, body):
     return run
 
 
+def _keyword_body(compile_body):
+    """The compiler of a statement that runs as `compile_body(it, reader)`'s body in
+    a _keyword step."""
+    def compile_statement(it, statement, reader):
+        after = reader.pos
+        return _keyword(it, statement, after, compile_body(it, reader))
+    return compile_statement
+
+
 def _handler(it, handler):
     """A statement that its table handler reads as it runs."""
     return lambda state: handler(it)
@@ -169,25 +179,23 @@ def _raising(at, code=SYNTAX):
 
 # ---------------------------------------------------------------- assignment
 
-def compile_let(it, reader):
-    """LET: an assignment; its cycles are LET's own (not LET_COST) and it runs
-    as one step with its keyword."""
-    return assignment(it, None, reader)
+def compile_let(it, statement, reader):
+    """LET: an assignment with LET's cycles (it neither jumps nor stops TRON)."""
+    return assignment(it, statement.cost, reader)
 
 
 def assignment(it, cost, reader):
     """`[LET] var = expression [, var = expression ...]` (programs written for the
-    PC-1360 use `E=0,W=0`) from reader.pos. With `cost` (no LET) the closure is the
-    whole step; without it, a body for _keyword."""
+    PC-1360 use `E=0,W=0`) from reader.pos, as a step of `cost` cycles besides its
+    expressions'."""
     parts = []
-    fixed_cost = 0
     fail = None
     while True:
         if reader.peek() not in UPPER:
             fail = reader.pos
             break
         ref_at, ref = reader.entry(True)
-        fixed_cost += ref.cost
+        cost += ref.cost
         try:
             reader.expect(_EQUALS)
         except _Stop as stop:
@@ -195,31 +203,33 @@ def assignment(it, cost, reader):
             fail = stop.at
             break
         value_at, value = reader.entry()
-        fixed_cost += value.cost
+        cost += value.cost
         parts.append((ref_at, ref, value_at, value))
         if not reader.accept(_COMMA):
             break
     if fail is None and not reader.at_end():
         fail = reader.pos
     end = reader.pos
-    if cost is None:
-        return _assignment_body(it, parts, fixed_cost, fail, end)
-    cost += fixed_cost
     if fail is None and len(parts) == 1 and parts[0][1].const is not None \
             and parts[0][1].const[2] == NUM:
         return _number_assignment(it, parts[0], cost, end)
-    body = _assignment_body(it, parts, 0, fail, end)
+    items = [part if callable(part) else _item(it, *part) for part in parts]
     mem = it.mem
-    last = bytes([(end - 1) & 0xFF, (end - 1) >> 8])
+    low, high = (end - 1) & 0xFF, (end - 1) >> 8
 
     def run():
-        # (no finish_step: an assignment does not jump and `end` ends it)
         state = it.state
         state.jumped = False
         it.cost = 0
-        body(state)
+        for item in items:
+            item(state)
+        if fail is not None:
+            state.pos = fail
+            raise BasicError(SYNTAX)
+        state.pos = end
         if state.line_addr is not None:
-            mem[LINE_POINTER:_POINTER_END] = last
+            mem[_POINTER_LOW] = low
+            mem[_POINTER_HIGH] = high
         return cost + it.cost
     return run
 
@@ -234,30 +244,18 @@ def _reference_only(ref_at, ref):
     return part
 
 
-def _assignment_body(it, parts, fixed_cost, fail, end):
-    """The items in order, then ERROR 1 where the reading stopped, if it did."""
-    items = [part if callable(part) else _item(it, *part) for part in parts]
-
-    def body(state):
-        it.cost += fixed_cost
-        for item in items:
-            item(state)
-        if fail is not None:
-            state.pos = fail
-            raise BasicError(SYNTAX)
-        state.pos = end
-    return body
-
-
 def _item(it, ref_at, ref, value_at, value):
     """`var = expression`: the value must be of the variable's kind; a number stored
     also becomes the last answer (Interpreter.store_value)."""
-    ref_run, value_run, value_end = ref.run, value.run, value.end
+    ref_run, fixed, value_run, value_end = ref.run, ref.const, value.run, value.end
     store = it.store_value
 
     def item(state):
-        state.pos = ref_at
-        target = ref_run()
+        if fixed is None:
+            state.pos = ref_at
+            target = ref_run()
+        else:
+            target = fixed      # (a fixed variable's reference is known)
         state.pos = value_at
         result = value_run()
         state.pos = value_end
@@ -277,7 +275,7 @@ def _number_assignment(it, part, cost, end):
     addr_end = addr + 8
     value_run, value_end, image = value.run, value.end, value.image
     to_bytes = bcd.to_bytes
-    last = bytes([(end - 1) & 0xFF, (end - 1) >> 8])
+    low, high = (end - 1) & 0xFF, (end - 1) >> 8
 
     def run():
         state = it.state
@@ -294,7 +292,8 @@ def _number_assignment(it, part, cost, end):
         mem[addr:addr_end] = mem[ANSWER:ANSWER_END] = data
         state.pos = end
         if state.line_addr is not None:
-            mem[LINE_POINTER:_POINTER_END] = last
+            mem[_POINTER_LOW] = low
+            mem[_POINTER_HIGH] = high
         return cost + it.cost
     return run
 
@@ -318,6 +317,7 @@ def _target(it, reader):
     return read
 
 
+@_keyword_body
 def compile_goto(it, reader):
     """GOTO target; `GOTO 45:END` is ERROR 1 (firmware engine)."""
     read = _target(it, reader)
@@ -328,6 +328,7 @@ def compile_goto(it, reader):
     return body
 
 
+@_keyword_body
 def compile_gosub(it, reader):
     read = _target(it, reader)
     jump, push_return = it.jump, it.push_return
@@ -339,6 +340,7 @@ def compile_gosub(it, reader):
     return body
 
 
+@_keyword_body
 def compile_if(it, reader):
     """IF c THEN line|label|keyword statement, IF c GOTO line, IF c statement. A
     false condition skips the rest of the line. Without THEN a keyword must follow
@@ -384,18 +386,78 @@ def compile_if(it, reader):
 
 # ---------------------------------------------------------------- NEXT
 
-def compile_next(it, reader):
-    """NEXT var (NEXT alone is ERROR 1 on the firmware engine)."""
+def compile_next(it, statement, reader):
+    """NEXT var: the loop variable plus STEP, stored, for the loop of `var` (the
+    loops inside it are dropped); NEXT alone is ERROR 1 on the firmware engine. It
+    does not jump (TRON does not stop there), and leaves LINE_POINTER at its
+    variable's end when it loops back. A whole number and a whole STEP below 1E10
+    add as ints (bcd.add gives exactly their sum; its bytes are int_bytes), and a
+    whole limit compares as an int (exactly as the Decimal)."""
+    after = reader.pos
     if reader.at_end():
-        return _raising(reader.pos)
+        return _keyword(it, statement, after, _raising(reader.pos))
     ref_at, ref = reader.entry(True)
-    ref_run, ref_end, ref_cost = ref.run, ref.end, ref.cost
-    next_loop = it.next_loop
+    ref_run, ref_end = ref.run, ref.end
+    # where the statement ends when the loop is done; it must end there
+    ends = reader.at_end()
+    exit_at = reader.pos
+    cost = statement.cost + ref.cost
+    mem = it.mem
+    load, store = it.vars.load, it.vars.store
+    ints, int_bytes, limit = bcd.INTS.get, bcd.int_bytes, bcd.INT_LIMIT
+    add = bcd.add
+    known = [None, None, None, True]    # the last loop stepped: STEP as an int, limit, STEP >= 0
 
-    def body(state):
-        state.pos = ref_at
-        it.cost += ref_cost
-        target = ref_run()
+    fixed = ref.const
+
+    def run():
+        state = it.state
+        state.jumped = False
+        it.cost = 0
+        if fixed is None:
+            state.pos = ref_at
+            target = ref_run()
+        else:
+            target = fixed      # (a fixed variable's reference is known)
         state.pos = ref_end
-        next_loop(target)
-    return body
+        stack = state.for_stack
+        while stack and stack[-1].ref != target:
+            stack.pop()
+        if not stack:
+            raise BasicError(NESTING)
+        loop = stack[-1]
+        if loop is not known[0]:
+            whole = small_int(loop.limit)
+            known[:] = (loop, small_int(loop.step),
+                        loop.limit if whole is None else whole, loop.step >= 0)
+        _loop, int_step, bound, forward = known
+        addr = target[0]
+        value = None
+        if int_step is not None:
+            number = ints(bytes(mem[addr:addr + 7]))
+            if number is not None and -limit < number + int_step < limit:
+                value = number + int_step
+                mem[addr:addr + 8] = int_bytes(value)
+        if value is None:
+            value = add(load(target), loop.step)
+            store(target, value)
+        if value <= bound if forward else value >= bound:
+            from_line = state.line_addr
+            state.pos, state.line, state.line_addr = loop.pos, loop.line, loop.line_addr
+            # the loop's body starts after its FOR statement (spaces apart)
+            byte = mem[loop.pos]
+            if byte != _COLON and byte != CR and it.peek() not in (_COLON, CR):
+                raise BasicError(SYNTAX)
+            # (from a typed line: the byte before the loop's start)
+            last = ref_end - 1 if from_line is not None else state.pos - 1
+        else:
+            stack.pop()
+            state.pos = exit_at
+            if not ends:
+                raise BasicError(SYNTAX)
+            last = exit_at - 1
+        if state.line_addr is not None:
+            mem[_POINTER_LOW] = last & 0xFF
+            mem[_POINTER_HIGH] = last >> 8
+        return cost + it.cost
+    return run
