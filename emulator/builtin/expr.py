@@ -298,10 +298,24 @@ class _Parser(Scanner):
                 right = self.after([left], self.expression, op.prec + 1)
             left = self.binary(op, left, right)
 
+    def pure(self, func, args, kind):
+        """`func(*args)` for a function without side effects or value-dependent
+        cycles: worked out now if the arguments are constants."""
+        node = nodes.folded(func, args)
+        if node is not None:
+            return node
+        if len(args) == 1:
+            return nodes.apply(self.it, func, args[0], kind, self.pos)
+        return nodes.apply_args(self.it, func, args, kind, self.pos)
+
     def binary(self, op, left, right):
         self.cost += op.cycles
         both = left.kind == right.kind == NUMBER
         func = op.numeric if both and op.numeric is not None else op.func
+        if op.value_cycles is None:
+            node = nodes.folded(func, [left, right])
+            if node is not None:
+                return node
         kind = NUMBER if both or op.func is not nodes.join_or_add else STRING
         return nodes.binary(self.it, left, right, func, kind, self.pos, op.value_cycles,
                             op.prec == _COMPARE_PREC, op.exact if both else None)
@@ -318,13 +332,12 @@ class _Parser(Scanner):
         if byte == PREFIX and self.mem[self.pos + 1] == _NOT:
             self.pos += 2
             self.cost += costs.NOT
-            return nodes.apply(self.it, lambda value: Decimal(~to_int(value)),
-                               self.expression(_COMPARE_PREC), NUMBER, self.pos)
+            return self.pure(lambda value: Decimal(~to_int(value)),
+                             [self.expression(_COMPARE_PREC)], NUMBER)
         return self.primary()
 
     def negate(self, node):
-        return nodes.apply(self.it, lambda value: bcd.neg(nodes.number(value)), node,
-                           NUMBER, self.pos)
+        return self.pure(lambda value: bcd.neg(nodes.number(value)), [node], NUMBER)
 
     def numeric(self, node):
         """A value that must be a number (a sign, a function's argument)."""
@@ -494,7 +507,10 @@ class _Parser(Scanner):
             arg = self.operand()
             if check is not nodes.number or arg.kind != NUMBER:
                 arg = Node(nodes.checking(it, check, arg, self.pos), arg.kind)
-            return nodes.apply(it, func, arg, kind, self.pos, _VALUE_COSTS.get(code))
+            value_cycles = _VALUE_COSTS.get(code)
+            if value_cycles is None:
+                return self.pure(func, [arg], kind)
+            return nodes.apply(it, func, arg, kind, self.pos, value_cycles)
         if code in _ANGLE:
             func, value_cycles = _ANGLE[code], _ANGLE_VALUE_COSTS[code]
             # in the angle unit in force when it runs
@@ -504,7 +520,7 @@ class _Parser(Scanner):
         entry = _PAREN_FUNCTIONS.get(code)
         if entry is not None:
             func, count, kind = entry
-            return nodes.apply_args(it, func, self.paren_args(count), kind, self.pos)
+            return self.pure(func, self.paren_args(count), kind)
         if code == CODES["POINT"]:
             return nodes.apply_args(it, it.point, self.paren_args(2), NUMBER, self.pos)
         if code == CODES["RND"]:

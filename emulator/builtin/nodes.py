@@ -187,6 +187,18 @@ def checking(it, check, node, at):
     return checked_run
 
 
+def folded(func, args):
+    """A pure function (without value-dependent cycles) of constant Nodes worked out
+    now: its constant Node; None when an argument is not constant, or when it fails
+    (then it fails each time it runs, as always)."""
+    if any(arg.const is None for arg in args):
+        return None
+    try:
+        return constant(func(*[arg.const for arg in args]))
+    except BasicError:
+        return None
+
+
 def apply(it, func, arg, kind, at, value_cycles=None):
     """`func(arg)`; `value_cycles(arg, value)` its value-dependent cycles, if any."""
     run = arg.run
@@ -275,18 +287,23 @@ def int_image(left, exact, const):
     if exact is None or step is None:
         return None
     mem, addr = left.addr
-    end = addr + 7
+    end = addr + 8
     ints = bcd.INTS.get
     int_bytes = bcd.int_bytes
     limit = bcd.INT_LIMIT
+    # the last image given and its number: `A=A+1` finds it in A the next time
+    given = [None, None]
 
     def image():
+        stored = mem[addr:end]
         # a string's STRING_MARK is no whole number's first byte: it gives None too
-        number = ints(bytes(mem[addr:end]))
+        number = given[1] if stored == given[0] else ints(bytes(stored[:7]))
         if number is not None:
             total = exact(number, step)
             if -limit < total < limit:
-                return int_bytes(total)
+                given[0] = data = int_bytes(total)
+                given[1] = total
+                return data
         return None
     return image
 

@@ -401,6 +401,7 @@ def compile_next(it, statement, reader):
     # where the statement ends when the loop is done; it must end there
     ends = reader.at_end()
     exit_at = reader.pos
+    exit_low, exit_high = (exit_at - 1) & 0xFF, (exit_at - 1) >> 8
     cost = statement.cost + ref.cost
     mem = it.mem
     load, store = it.vars.load, it.vars.store
@@ -409,6 +410,8 @@ def compile_next(it, statement, reader):
     known = [None, None, None, True]    # the last loop stepped: STEP as an int, limit, STEP >= 0
 
     fixed = ref.const
+    looped_low, looped_high = (ref_end - 1) & 0xFF, (ref_end - 1) >> 8
+    written = [None, None]      # the bytes this NEXT stored last, and their whole number
 
     def run():
         state = it.state
@@ -434,30 +437,38 @@ def compile_next(it, statement, reader):
         addr = target[0]
         value = None
         if int_step is not None:
-            number = ints(bytes(mem[addr:addr + 7]))
+            stored = mem[addr:addr + 8]
+            number = written[1] if stored == written[0] else ints(bytes(stored[:7]))
             if number is not None and -limit < number + int_step < limit:
                 value = number + int_step
-                mem[addr:addr + 8] = int_bytes(value)
+                mem[addr:addr + 8] = written[0] = int_bytes(value)
+                written[1] = value
         if value is None:
             value = add(load(target), loop.step)
             store(target, value)
         if value <= bound if forward else value >= bound:
             from_line = state.line_addr
-            state.pos, state.line, state.line_addr = loop.pos, loop.line, loop.line_addr
+            back = loop.pos
+            state.pos, state.line, state.line_addr = back, loop.line, loop.line_addr
             # the loop's body starts after its FOR statement (spaces apart)
-            byte = mem[loop.pos]
+            byte = mem[back]
             if byte != _COLON and byte != CR and it.peek() not in (_COLON, CR):
                 raise BasicError(SYNTAX)
-            # (from a typed line: the byte before the loop's start)
-            last = ref_end - 1 if from_line is not None else state.pos - 1
+            if state.line_addr is not None:
+                if from_line is not None:
+                    mem[_POINTER_LOW] = looped_low
+                    mem[_POINTER_HIGH] = looped_high
+                else:   # from a typed line: the byte before the loop's start
+                    last = state.pos - 1
+                    mem[_POINTER_LOW] = last & 0xFF
+                    mem[_POINTER_HIGH] = last >> 8
         else:
             stack.pop()
             state.pos = exit_at
             if not ends:
                 raise BasicError(SYNTAX)
-            last = exit_at - 1
-        if state.line_addr is not None:
-            mem[_POINTER_LOW] = last & 0xFF
-            mem[_POINTER_HIGH] = last >> 8
+            if state.line_addr is not None:
+                mem[_POINTER_LOW] = exit_low
+                mem[_POINTER_HIGH] = exit_high
         return cost + it.cost
     return run
