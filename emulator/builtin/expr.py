@@ -13,7 +13,10 @@ before a syntax error further on (`1/0+(` is ERROR 2, `IF 1/0 A=1` ERROR 1: the
 literal 0 is refused before the division). A parse that fails becomes a closure
 that works out what came before, in order, and then reports the error where the
 parse stopped. A compiled expression is kept by its address while the bytes it was
-read from stay the same (an edit, POKE or CLOAD makes it parse again).
+read from stay the same (an edit, POKE or CLOAD makes it parse again). A function or
+operator without side effects applied to constants (`LEFT$("HELLO",3)`, `-1`) is
+worked out as it is parsed, unless it fails (then it fails each time it runs, as
+always) or its cycles depend on the values (those are charged each time).
 """
 
 import operator

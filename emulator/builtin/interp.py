@@ -333,14 +333,16 @@ class Interpreter(Scanner):
 
     def skip_line(self):
         """Go to the end of the current line (REM, a false IF)."""
-        if self.line_addr is not None:
-            self.pos = self.line_addr + 2 + self.mem[self.line_addr + 2]
-            return
+        state = self.state
         mem = self.mem
-        pos = self.pos
+        line_addr = state.line_addr
+        if line_addr is not None:
+            state.pos = line_addr + 2 + mem[line_addr + 2]
+            return
+        pos = state.pos
         while mem[pos] != 0x0D:
             pos += 1
-        self.pos = pos
+        state.pos = pos
 
     def skip_statement(self):
         """Go to the next ':' or the end of the line, stepping over strings, keyword

@@ -19,11 +19,12 @@ _TO, _STEP = CODES["TO"], CODES["STEP"]
 
 
 def stmt_return(it):
-    if not it.gosub_stack:
+    state = it.state
+    if not state.gosub_stack:
         raise BasicError(NESTING)
-    entry = it.gosub_stack.pop()
+    entry = state.gosub_stack.pop()
     it.mark_statement_end()
-    it.pos, it.line, it.line_addr = entry.pos, entry.line, entry.line_addr
+    state.pos, state.line, state.line_addr = entry.pos, entry.line, entry.line_addr
 
 
 def stmt_on(it):

@@ -170,10 +170,11 @@ def _handler(it, handler):
     return lambda state: handler(it)
 
 
-def _raising(at, code=SYNTAX):
+def _raising(at):
+    """A statement whose reading stopped at once: ERROR 1 at `at`."""
     def body(state):
         state.pos = at
-        raise BasicError(code)
+        raise BasicError(SYNTAX)
     return body
 
 
@@ -407,13 +408,15 @@ def compile_next(it, statement, reader):
     load, store = it.vars.load, it.vars.store
     ints, int_bytes, limit = bcd.INTS.get, bcd.int_bytes, bcd.INT_LIMIT
     add = bcd.add
-    known = [None, None, None, True]    # the last loop stepped: STEP as an int, limit, STEP >= 0
+    # the last loop stepped: its STEP as an int (None: not whole), limit, STEP >= 0
+    known, int_step, bound, forward = None, None, None, True
 
     fixed = ref.const
     looped_low, looped_high = (ref_end - 1) & 0xFF, (ref_end - 1) >> 8
-    written = [None, None]      # the bytes this NEXT stored last, and their whole number
+    written, written_number = None, None    # the bytes this NEXT stored last, their number
 
     def run():
+        nonlocal known, int_step, bound, forward, written, written_number
         state = it.state
         state.jumped = False
         it.cost = 0
@@ -429,20 +432,18 @@ def compile_next(it, statement, reader):
         if not stack:
             raise BasicError(NESTING)
         loop = stack[-1]
-        if loop is not known[0]:
+        if loop is not known:
             whole = small_int(loop.limit)
-            known[:] = (loop, small_int(loop.step),
-                        loop.limit if whole is None else whole, loop.step >= 0)
-        _loop, int_step, bound, forward = known
+            known, int_step, forward = loop, small_int(loop.step), loop.step >= 0
+            bound = loop.limit if whole is None else whole
         addr = target[0]
         value = None
         if int_step is not None:
             stored = mem[addr:addr + 8]
-            number = written[1] if stored == written[0] else ints(bytes(stored[:7]))
+            number = written_number if stored == written else ints(bytes(stored[:7]))
             if number is not None and -limit < number + int_step < limit:
-                value = number + int_step
-                mem[addr:addr + 8] = written[0] = int_bytes(value)
-                written[1] = value
+                value = written_number = number + int_step
+                mem[addr:addr + 8] = written = int_bytes(value)
         if value is None:
             value = add(load(target), loop.step)
             store(target, value)
