@@ -21,14 +21,14 @@ class Statement(NamedTuple):
 # the statements that steps.py compiles
 _COMPILED = {"LET": steps.compile_let, "GOTO": steps.compile_goto,
              "GOSUB": steps.compile_gosub, "IF": steps.compile_if,
-             "NEXT": steps.compile_next}
+             "FOR": steps.compile_for, "NEXT": steps.compile_next}
 
 
 def statement_table():
     """keyword code -> Statement (Interpreter builds it)."""
     handlers = {
         "RETURN": statements.stmt_return,
-        "ON": statements.stmt_on, "FOR": statements.stmt_for, "END": statements.stmt_end,
+        "ON": statements.stmt_on, "END": statements.stmt_end,
         "STOP": statements.stmt_stop, "REM": statements.stmt_rem,
         "DATA": statements.stmt_data, "READ": statements.stmt_read,
         "RESTORE": statements.stmt_restore, "DIM": statements.stmt_dim,

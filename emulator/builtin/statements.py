@@ -1,7 +1,7 @@
 """Statement handlers: control flow, variables, memory, modes.
 
 The statement table (statement_table.py) gives each handler its keyword and cycles
-(assignment, GOTO, GOSUB, IF and NEXT are compiled, in steps.py). A
+(assignment, GOTO, GOSUB, IF, FOR and NEXT are compiled, in steps.py). A
 handler starts after the keyword token and must leave `pos` at the statement's end
 (':' or 0x0D) or jump. Display, graphics and input statements are in output.py.
 """
@@ -9,13 +9,11 @@ handler starts after the keyword token and must leave `pos` at the statement's e
 from emulator.builtin import bcd, costs
 from emulator.builtin.basic_errors import LINE, NESTING, OTHER, SYNTAX, BasicError
 from emulator.builtin.random_numbers import randomize
-from emulator.builtin.run_state import FORLoop
 from emulator.builtin.serial_io import end_latch
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
 
 _GOTO, _GOSUB = CODES["GOTO"], CODES["GOSUB"]
-_TO, _STEP = CODES["TO"], CODES["STEP"]
 
 
 def stmt_return(it):
@@ -47,21 +45,6 @@ def stmt_on(it):
     if gosub:
         it.push_return()
     it.jump(chosen, costs.GOSUB_LINE_SEARCH if gosub else costs.LINE_SEARCH)
-
-
-def stmt_for(it):
-    ref = it.variable(create=True)
-    if ref[2] != 0:
-        raise BasicError(OTHER)
-    it.expect(0x3D)
-    it.vars.store(ref, it.number())
-    if not it.accept_token(_TO):
-        raise BasicError(SYNTAX)
-    limit = it.number()
-    step = it.number() if it.accept_token(_STEP) else bcd.ONE
-    if not it.at_end():
-        raise BasicError(SYNTAX)
-    it.push_for(FORLoop(ref, limit, step, it.pos, it.line, it.line_addr))
 
 
 def stmt_end(it):

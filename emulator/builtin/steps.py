@@ -5,7 +5,7 @@ after it, or the move onto the next line at a line's end. The first time a step 
 it is compiled into a closure that does it and returns its cycles (`Step.run`), kept
 by its address while the bytes it was read from stay the same (an edit, POKE or
 CLOAD makes it compile again), as its expressions are (expr.compile_at). For the
-statements compiled here (assignment, GOTO, GOSUB, IF, NEXT) the closure is the
+statements compiled here (assignment, GOTO, GOSUB, IF, FOR, NEXT) the closure is the
 statement's only implementation; every other keyword's handler (statement_table.py)
 reads its bytes when it runs, and its step saves only the dispatch.
 
@@ -25,7 +25,7 @@ from emulator.builtin import bcd, costs
 from emulator.builtin.basic_errors import NESTING, OTHER, SYNTAX, BasicError
 from emulator.builtin.expr import UPPER, Scanner
 from emulator.builtin.nodes import small_int
-from emulator.builtin.run_state import ANSWER, ANSWER_END, LINE_POINTER
+from emulator.builtin.run_state import ANSWER, ANSWER_END, LINE_POINTER, FORLoop
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
 from emulator.builtin.vars import NUM
@@ -34,7 +34,7 @@ from pc1360.facts import CR, LINE_REF, PREFIX
 LET_COST = CYCLES["stmt_let"]   # an assignment without LET, besides its expressions
 LINE_COST = CYCLES["line_step"]     # a step onto the next line more than a ':'
 PROGRAM_END_COST = CYCLES["program_end"]    # running off the program's end
-_THEN = CODES["THEN"]
+_THEN, _TO, _STEP = CODES["THEN"], CODES["TO"], CODES["STEP"]
 _COLON, _COMMA, _EQUALS = 0x3A, 0x2C, 0x3D
 # LINE_POINTER's bytes, written one by one (faster than a slice)
 _POINTER_LOW, _POINTER_HIGH = LINE_POINTER, LINE_POINTER + 1
@@ -385,7 +385,69 @@ def compile_if(it, reader):
     return body
 
 
-# ---------------------------------------------------------------- NEXT
+# ---------------------------------------------------------------- FOR / NEXT
+
+@_keyword_body
+def compile_for(it, reader):
+    """FOR var = start TO limit [STEP step]: the variable gets `start` (not the last
+    answer), and the loop goes on the stack (Interpreter.push_for)."""
+    ref_at, ref = reader.entry(True)
+    stages = [_stage(it, ref_at, ref, _not_number_variable)]
+    fail = None     # where the reading stopped: ERROR 1 after the stages before it
+    try:
+        reader.expect(_EQUALS)
+        stages.append(_stage(it, *reader.entry(), _is_string, it.vars.store))
+        if not reader.accept_token(_TO):
+            raise _Stop(reader.pos)
+        stages.append(_stage(it, *reader.entry(), _is_string))
+        if reader.accept_token(_STEP):
+            stages.append(_stage(it, *reader.entry(), _is_string))
+        if not reader.at_end():
+            raise _Stop(reader.pos)
+    except _Stop as stop:
+        fail = stop.at
+    end = reader.pos
+    push_for = it.push_for
+
+    def body(state):
+        values = []
+        for stage in stages:
+            stage(state, values)
+        if fail is not None:
+            state.pos = fail
+            raise BasicError(SYNTAX)
+        state.pos = end
+        step = values[3] if len(values) > 3 else bcd.ONE
+        push_for(FORLoop(values[0], values[2], step, end, state.line, state.line_addr))
+    return body
+
+
+def _stage(it, at, entry, wrong, store=None):
+    """A part of FOR worked out at `at`: its variable's reference, or a number; ERROR 9
+    when `wrong(value)` (a string variable, a string). `store` puts the start in the
+    variable."""
+    run, stop, cost = entry.run, entry.end, entry.cost
+
+    def stage(state, values):
+        state.pos = at
+        it.cost += cost
+        value = run()
+        state.pos = stop
+        if wrong(value):
+            raise BasicError(OTHER)
+        if store is not None:
+            store(values[0], value)
+        values.append(value)
+    return stage
+
+
+def _not_number_variable(ref):
+    return ref[2] != NUM
+
+
+def _is_string(value):
+    return isinstance(value, bytes)
+
 
 def compile_next(it, statement, reader):
     """NEXT var: the loop variable plus STEP, stored, for the loop of `var` (the

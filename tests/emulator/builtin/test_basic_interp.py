@@ -381,3 +381,15 @@ def test_a_constant_call_that_fails_fails_each_time_it_runs():
             entry.run()
         assert err.value.code == ILLEGAL and interp.pos == entry.end
     assert "ERROR 3 IN 10" in lines(run('10 A$=LEFT$("AB",300)'))
+
+
+@pytest.mark.parametrize("source, message, start", [
+    ("10 FOR A$=1 TO 2", "ERROR 9 IN 10", 0), ("10 FOR I=1,2", "ERROR 1 IN 10", 1),
+    ('10 FOR I="A" TO 2', "ERROR 9 IN 10", 0), ("10 FOR I=3 TO 4 STEP", "ERROR 1 IN 10", 3),
+    ("10 FOR I=5 TO 6 STEP 1,2", "ERROR 1 IN 10", 5), ("10 FOR I 1 TO 2", "ERROR 1 IN 10", 0),
+])
+def test_a_for_that_stops_stores_what_came_before(source, message, start):
+    """A FOR's errors come in the order it is read in: its start is stored first."""
+    engine = run(source)
+    assert message in lines(engine) and num(engine, "I") == start
+
