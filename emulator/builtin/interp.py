@@ -237,7 +237,7 @@ class Interpreter(Scanner):
         state = self.state
         end = self.stmt_end
         if not state.jumped:
-            if state.running and self.peek() not in (0x3A, CR):
+            if state.running and not self.at_end():
                 raise BasicError(SYNTAX)
             if end is None and state.pos:
                 end = state.pos - 1
@@ -321,8 +321,7 @@ class Interpreter(Scanner):
             self.cost += self.program.lines_passed(number, 0) * per_line
         if line_end and self.peek() != CR:
             raise BasicError(SYNTAX)
-        if state.line_addr is not None:
-            self.stmt_end = state.pos - 1     # (mark_statement_end)
+        self.mark_statement_end()
         self.enter_line(addr)
 
     def push_return(self):
