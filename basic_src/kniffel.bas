@@ -13,8 +13,8 @@
 31 PRINT USING "##";A;B;C;D;E;S$;" W 1    ";NM$(Q): CURSOR 24
 32 PRINT M1$(Q);"          ";USING "###";PT(Q,2): CURSOR 48
 33 PRINT M2$(Q);USING "####";PT(Q,0)+PT(Q,1): CURSOR 72
-34 PRINT " ";LEFT$(M2$(Q),1);" ";MID$(M2$(Q),4,1);"  ";MID$(M2$(Q),7,1);"   "
-35 CURSOR 82: PRINT MID$(M2$(Q),11,1);" ";MID$(M2$(Q),13,1)
+34 PRINT " ";LEFT$(M2$(Q),1);" ";MID$(M2$(Q),4,1);"  ";MID$(M2$(Q),7,1)
+35 CURSOR 79: PRINT "   ";MID$(M2$(Q),11,1);" ";MID$(M2$(Q),13,1)
 36 CURSOR 85: PRINT "  ";MID$(M2$(Q),16,1);"  ";MID$(M2$(Q),19,1): GOTO 50
 39 REM --- NEUER WURF: WUERFEL MIT WERT 0, DANN WAHL ---
 40 IF A=0 LET A=RND 6

@@ -11,7 +11,7 @@ from emulator.builtin.costs import (
     TYPED_RESULT,
     TYPED_STATEMENT_END,
 )
-from emulator.builtin.interp import ANSWER, ANSWER_END, LET_COST
+from emulator.builtin.interp import ANSWER, ANSWER_END
 from emulator.builtin.listview import (
     ends_with_keyword,
     first_colon,
@@ -22,6 +22,7 @@ from emulator.builtin.listview import (
 from emulator.builtin.screen import COLS, NUL, ROWS
 from emulator.builtin.serial_io import close_port, end_latch, enter_cycles
 from emulator.builtin.states import Mode, State
+from emulator.builtin.steps import LET_COST
 from emulator.builtin.terminal import Recalled
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES

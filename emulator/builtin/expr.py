@@ -13,9 +13,13 @@ before a syntax error further on (`1/0+(` is ERROR 2, `IF 1/0 A=1` ERROR 1: the
 literal 0 is refused before the division). A parse that fails becomes a closure
 that works out what came before, in order, and then reports the error where the
 parse stopped. A compiled expression is kept by its address while the bytes it was
-read from stay the same (an edit, POKE or CLOAD makes it parse again).
+read from stay the same (an edit, POKE or CLOAD makes it parse again). A function or
+operator without side effects applied to constants (`LEFT$("HELLO",3)`, `-1`) is
+worked out as it is parsed, unless it fails (then it fails each time it runs, as
+always) or its cycles depend on the values (those are charged each time).
 """
 
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -64,12 +68,14 @@ NEST_LIMIT = 16
 class Operator:
     """A binary operator: its precedence, the checked function, the bcd function to
     use once both sides are known numbers (None: `func` always), its fixed cycles
-    and its value-dependent ones (costs.py), if any."""
+    and its value-dependent ones (costs.py), if any; `exact`: the same operation on
+    ints, which bcd gives exactly for whole numbers below 1E10 (nodes.int_image)."""
     prec: int
     func: Callable
     numeric: Callable | None
     cycles: int
     value_cycles: Callable | None = None
+    exact: Callable | None = None
 
 
 # Unary NOT binds between AND and the comparisons, unary sign between `* /` and `^`.
@@ -79,8 +85,8 @@ _VALUE_OPS = costs.OPERATOR_VALUE_COSTS
 _TOKEN_OPS = {CODES["OR"]: Operator(1, nodes.bitwise(lambda a, b: a | b), None, costs.LOGIC),
               CODES["AND"]: Operator(2, nodes.bitwise(lambda a, b: a & b), None, costs.LOGIC)}
 _BYTE_OPS = {
-    0x2B: Operator(5, nodes.join_or_add, bcd.add, costs.ADD),
-    0x2D: Operator(5, nodes.checked(bcd.sub), bcd.sub, costs.ADD),
+    0x2B: Operator(5, nodes.join_or_add, bcd.add, costs.ADD, exact=operator.add),
+    0x2D: Operator(5, nodes.checked(bcd.sub), bcd.sub, costs.ADD, exact=operator.sub),
     0x2A: Operator(6, nodes.checked(bcd.mul), bcd.mul, costs.MULTIPLY, _VALUE_OPS["*"]),
     0x2F: Operator(6, nodes.checked(bcd.div), bcd.div, costs.DIVIDE, _VALUE_OPS["/"]),
     0x5E: Operator(_POWER_PREC, nodes.checked(bcd.power), bcd.power, costs.POWER,
@@ -215,12 +221,15 @@ class Scanner:
 class Compiled:
     """A compiled expression (or variable reference) at its start: valid while
     mem[start:check_end] == code; `run()` gives the value, `end` is where the parse
-    stopped and `cost` the fixed cycles of its parts."""
+    stopped and `cost` the fixed cycles of its parts; `const` and `image` are its
+    Node's."""
     check_end: int
     code: bytes
     run: Callable
     end: int
     cost: int
+    const: object = None
+    image: Callable | None = None
 
 
 def compile_at(it, start, reference=None):
@@ -236,7 +245,7 @@ def compile_at(it, start, reference=None):
         # (a literal's look past itself went no further than the line's end)
         check_end = _line_end(it.mem, max(stop.at, parser.pos)) + 1
     return Compiled(check_end, bytes(it.mem[start:check_end]), node.run, parser.pos,
-                    parser.cost)
+                    parser.cost, node.const, node.image)
 
 
 class _Stop(Exception):
@@ -296,13 +305,27 @@ class _Parser(Scanner):
                 right = self.after([left], self.expression, op.prec + 1)
             left = self.binary(op, left, right)
 
+    def pure(self, func, args, kind):
+        """`func(*args)` for a function without side effects or value-dependent
+        cycles: worked out now if the arguments are constants."""
+        node = nodes.folded(func, args)
+        if node is not None:
+            return node
+        if len(args) == 1:
+            return nodes.apply(self.it, func, args[0], kind, self.pos)
+        return nodes.apply_args(self.it, func, args, kind, self.pos)
+
     def binary(self, op, left, right):
         self.cost += op.cycles
         both = left.kind == right.kind == NUMBER
         func = op.numeric if both and op.numeric is not None else op.func
+        if op.value_cycles is None:
+            node = nodes.folded(func, [left, right])
+            if node is not None:
+                return node
         kind = NUMBER if both or op.func is not nodes.join_or_add else STRING
         return nodes.binary(self.it, left, right, func, kind, self.pos, op.value_cycles,
-                            op.prec == _COMPARE_PREC)
+                            op.prec == _COMPARE_PREC, op.exact if both else None)
 
     def unary(self):
         byte = self.peek()
@@ -316,13 +339,12 @@ class _Parser(Scanner):
         if byte == PREFIX and self.mem[self.pos + 1] == _NOT:
             self.pos += 2
             self.cost += costs.NOT
-            return nodes.apply(self.it, lambda value: Decimal(~to_int(value)),
-                               self.expression(_COMPARE_PREC), NUMBER, self.pos)
+            return self.pure(lambda value: Decimal(~to_int(value)),
+                             [self.expression(_COMPARE_PREC)], NUMBER)
         return self.primary()
 
     def negate(self, node):
-        return nodes.apply(self.it, lambda value: bcd.neg(nodes.number(value)), node,
-                           NUMBER, self.pos)
+        return self.pure(lambda value: bcd.neg(nodes.number(value)), [node], NUMBER)
 
     def numeric(self, node):
         """A value that must be a number (a sign, a function's argument)."""
@@ -492,7 +514,10 @@ class _Parser(Scanner):
             arg = self.operand()
             if check is not nodes.number or arg.kind != NUMBER:
                 arg = Node(nodes.checking(it, check, arg, self.pos), arg.kind)
-            return nodes.apply(it, func, arg, kind, self.pos, _VALUE_COSTS.get(code))
+            value_cycles = _VALUE_COSTS.get(code)
+            if value_cycles is None:
+                return self.pure(func, [arg], kind)
+            return nodes.apply(it, func, arg, kind, self.pos, value_cycles)
         if code in _ANGLE:
             func, value_cycles = _ANGLE[code], _ANGLE_VALUE_COSTS[code]
             # in the angle unit in force when it runs
@@ -502,7 +527,7 @@ class _Parser(Scanner):
         entry = _PAREN_FUNCTIONS.get(code)
         if entry is not None:
             func, count, kind = entry
-            return nodes.apply_args(it, func, self.paren_args(count), kind, self.pos)
+            return self.pure(func, self.paren_args(count), kind)
         if code == CODES["POINT"]:
             return nodes.apply_args(it, it.point, self.paren_args(2), NUMBER, self.pos)
         if code == CODES["RND"]:

@@ -3,7 +3,8 @@
 Execution state that the machine keeps in RAM lives in RAM (program, variables,
 screen, random seed); the control stacks (FOR, GOSUB) and the engine's waits are
 the interpreter's RunState (run_state.py). Each keyword's handler and cycles come
-from the statement table (statement_table.py), built when the interpreter is.
+from the statement table (statement_table.py), built when the interpreter is; each
+statement runs as a step compiled once per address (steps.py).
 
 A statement that needs the outside world (wait for ENTER after PRINT, a timed
 pause, INPUT) leaves a request in `pending` and the engine serves it before the
@@ -16,16 +17,15 @@ from decimal import Decimal
 from operator import attrgetter
 
 from emulator.builtin import bcd, costs, nodes, random_numbers
-from emulator.builtin.basic_errors import LINE, NESTING, OTHER, SYNTAX, BasicError
+from emulator.builtin.basic_errors import LINE, NESTING, SYNTAX, BasicError
 from emulator.builtin.expr import (
     CACHE_LIMIT,
     STATEMENT_END,
     STRING_END,
-    UPPER,
     Scanner,
     compile_at,
 )
-from emulator.builtin.nodes import small_int, to_int
+from emulator.builtin.nodes import to_int
 from emulator.builtin.run_state import (  # noqa: F401  (FORLoop: the engine imports it from here)
     ANSWER,
     ANSWER_END,
@@ -38,15 +38,13 @@ from emulator.builtin.run_state import (  # noqa: F401  (FORLoop: the engine imp
 from emulator.builtin.screen import ROWS
 from emulator.builtin.statement_table import statement_table
 from emulator.builtin.statements import stmt_return
+from emulator.builtin.steps import compile_step
 from emulator.builtin.stored_program import Program
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
 from emulator.builtin.vars import NUM, Variables
 from pc1360.facts import CR, END_MARK, END_PTR, LINE_REF, MAX_LINE, PREFIX, QUOTE
 
-LET_COST = CYCLES["stmt_let"]   # an assignment without LET, besides its expressions
-LINE_COST = CYCLES["line_step"]     # a step onto the next line more than a ':'
-PROGRAM_END_COST = CYCLES["program_end"]    # running off the program's end
 TRACE_CYCLES = CYCLES["trace"]      # TRON's `line:` (and DOWN's stepping) ...
 TRACE_SCROLL_CYCLES = CYCLES["trace_scroll"]    # ... and its scrolling on the bottom line
 FOR_LIMIT = 5               # nesting limits (docs/basic_language.md §3.3)
@@ -69,7 +67,7 @@ class Interpreter(Scanner):
         # compiled expressions (expr.compile_at) by address: values, and variable
         # references that are made (True) or only looked up (False)
         self.compiled = {None: {}, True: {}, False: {}}
-        self._loop_step = (None, None)  # the last FOR loop NEXT stepped, its STEP as an int
+        self.steps = {}             # compiled steps (steps.Step) by address
         self.state = RunState()
         self.cost = 0               # cycles the current statement's expressions took
         self.stmt_end = None        # a jumping statement's last byte (LINE_POINTER)
@@ -95,9 +93,11 @@ class Interpreter(Scanner):
         raise BasicError(SYNTAX)
 
     def _compiled(self, reference):
-        """The compiled expression (or reference) at pos, parsed again if its bytes
+        return self.compiled_at(self.state.pos, reference)
+
+    def compiled_at(self, pos, reference):
+        """The compiled expression (or reference) at `pos`, parsed again if its bytes
         changed."""
-        pos = self.state.pos
         cache = self.compiled[reference]
         entry = cache.get(pos)
         if entry is None or self.mem[pos:entry.check_end] != entry.code:
@@ -219,71 +219,41 @@ class Interpreter(Scanner):
     def execute(self, budget):
         """Run statements until `budget` cycles are used, the run ends, or a statement
         leaves a request in `pending`; returns the cycles used. Errors propagate as
-        BasicError with `line` telling where."""
+        BasicError with `line` telling where. Each step is compiled once per address
+        (steps.py) and run again while its bytes stay the same."""
         used = 0
-        step = self.step
+        mem = self.mem
+        steps = self.steps
         state = self.state
         while used < budget and state.running and state.pending is None:
-            used += step()
+            pos = state.pos
+            step = steps.get(pos)
+            if step is None or mem[pos:step.check_end] != step.code:
+                if len(steps) > CACHE_LIMIT:
+                    steps.clear()
+                step = steps[pos] = compile_step(self, pos)
+            used += step.run()
             state = self.state      # (RUN starts from a new one)
         return used
-
-    def step(self):
-        mem = self.mem
-        state = self.state
-        byte = self.peek()
-        if byte == 0x3A:
-            state.pos += 1
-            byte = self.peek()
-        if byte == CR:
-            if state.line_addr is None:
-                self.finish()
-                return LINE_COST
-            cost = LINE_COST
-            if (state.trace or state.stepping) and not state.skip_trace:
-                state.pending = ("trace", state.line)
-                cost += self.trace_cost()
-            state.skip_trace = False
-            self.enter_line(state.pos + 1)
-            if not state.running:
-                return LINE_COST + PROGRAM_END_COST
-            return cost
-        state.jumped = False
-        self.stmt_end = None
-        self.cost = 0
-        if byte == PREFIX:
-            entry = self.statements.get(mem[state.pos + 1])
-            if entry is None:
-                raise BasicError(SYNTAX)
-            state.pos += 2
-            old_line = state.line
-            entry.handler(self)
-            cost = entry.cost
-            state = self.state
-            if state.trace or state.stepping:
-                self._trace_jump(entry, old_line)
-        else:
-            self.assignment()
-            cost = LET_COST
-        return self.finish_step(cost)
 
     def finish_step(self, cost):
         """A statement's end: it must stop at ':' or the line's end unless it jumped;
         LINE_POINTER gets its last byte. Returns its cycles, `cost` plus what its
         expressions took."""
         state = self.state
-        if not state.jumped and state.running and not self.at_end():
-            raise BasicError(SYNTAX)
         end = self.stmt_end
-        if end is None and not state.jumped and state.pos:
-            end = state.pos - 1
+        if not state.jumped:
+            if state.running and not self.at_end():
+                raise BasicError(SYNTAX)
+            if end is None and state.pos:
+                end = state.pos - 1
         if end is not None and state.line_addr is not None:
             mem = self.mem
             mem[LINE_POINTER] = end & 0xFF
             mem[LINE_POINTER + 1] = end >> 8
         return cost + self.cost
 
-    def _trace_jump(self, entry, old_line):
+    def trace_jump(self, entry, old_line):
         """TRON (and DOWN's stepping) stop when a jump leaves a line, showing its
         number; a RETURN to the end of a line goes on to the next line unseen (as
         the firmware engine shows)."""
@@ -304,21 +274,6 @@ class Interpreter(Scanner):
         state = self.state
         if state.line_addr is not None:
             self.stmt_end = state.pos - 1
-
-    def assignment(self):
-        """`[LET] var = expression [, var = expression ...]` (programs written for
-        the PC-1360 use `E=0,W=0`)."""
-        while True:
-            if self.peek() not in UPPER:
-                raise BasicError(SYNTAX)
-            ref = self.variable(create=True)
-            self.expect(0x3D)
-            value = self.expression()
-            if isinstance(value, bytes) != (ref[2] != 0):
-                raise BasicError(OTHER)
-            self.store_value(ref, value)
-            if not self.accept(0x2C):
-                return
 
     def store_value(self, ref, value):
         """Assignment and READ: a number stored also becomes the last answer."""
@@ -356,19 +311,15 @@ class Interpreter(Scanner):
             return self.program.find(value)
         return self.program.find_label(value)
 
-    def find_line(self, number, per_line=costs.LINE_SEARCH):
-        """A jump's line search: the address of line
-        `number`, charging the time the firmware's search takes to get there."""
-        addr, passed = self.program.locate(number, self.state.line)
-        self.cost += passed * per_line
-        return addr
-
     def jump(self, target, per_line=costs.LINE_SEARCH, line_end=False):
-        """With `line_end` the target must end the line (GOTO, IF ... THEN n): ERROR 1
-        otherwise, found after a missing line's ERROR 4 (firmware engine)."""
+        """Go to `target`, charging the time the firmware's line search takes to get
+        there. With `line_end` the target must end the line (GOTO, IF ... THEN n):
+        ERROR 1 otherwise, found after a missing line's ERROR 4 (firmware engine)."""
         kind, value = target
+        state = self.state
         if kind == "line":
-            addr = self.find_line(value, per_line)
+            addr, passed = self.program.locate(value, state.line)
+            self.cost += passed * per_line
         else:
             # a label is searched for from the first line
             addr = self.program.find_label(value)
@@ -387,14 +338,16 @@ class Interpreter(Scanner):
 
     def skip_line(self):
         """Go to the end of the current line (REM, a false IF)."""
-        if self.line_addr is not None:
-            self.pos = self.line_addr + 2 + self.mem[self.line_addr + 2]
-            return
+        state = self.state
         mem = self.mem
-        pos = self.pos
+        line_addr = state.line_addr
+        if line_addr is not None:
+            state.pos = line_addr + 2 + mem[line_addr + 2]
+            return
+        pos = state.pos
         while mem[pos] != CR:
             pos += 1
-        self.pos = pos
+        state.pos = pos
 
     def skip_statement(self):
         """Go to the next ':' or the end of the line, stepping over strings, keyword
@@ -432,40 +385,6 @@ class Interpreter(Scanner):
         if len(stack) >= FOR_LIMIT:
             raise BasicError(NESTING)
         stack.append(loop)
-
-    def next_loop(self, ref):
-        """NEXT [var]: step the innermost loop (or the loop of `ref`)."""
-        state = self.state
-        stack = state.for_stack
-        if ref is not None:
-            while stack and stack[-1].ref != ref:
-                stack.pop()
-        if not stack:
-            raise BasicError(NESTING)
-        loop = stack[-1]
-        value = self._stepped(loop)
-        if (value <= loop.limit) if loop.step >= 0 else (value >= loop.limit):
-            self.mark_statement_end()
-            state.pos, state.line, state.line_addr = loop.pos, loop.line, loop.line_addr
-        else:
-            stack.pop()
-
-    def _stepped(self, loop):
-        """The loop variable plus STEP, stored. A whole number and a whole STEP below
-        1E10 add as ints (bcd.add gives exactly their sum; its bytes are int_bytes)."""
-        if loop is not self._loop_step[0]:
-            self._loop_step = (loop, small_int(loop.step))
-        step = self._loop_step[1]
-        mem = self.mem
-        addr = loop.ref[0]
-        if step is not None:
-            number = bcd.INTS.get(bytes(mem[addr:addr + 7]))
-            if number is not None and -bcd.INT_LIMIT < number + step < bcd.INT_LIMIT:
-                mem[addr:addr + 8] = bcd.int_bytes(number + step)
-                return number + step
-        value = bcd.add(self.vars.load(loop.ref), loop.step)
-        self.vars.store(loop.ref, value)
-        return value
 
     # ------------------------------------------------------------ DATA
 

@@ -31,11 +31,14 @@ _VAL = re.compile(r" *([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:E[+-]?[0-9]+)?)")
 class Node:
     """A compiled expression part: `run()` gives its value of `kind`; `const` is the
     value of a literal (or a fixed variable's reference), `addr` (mem, address) that
-    of a fixed number variable."""
+    of a fixed number variable; `image()`, if there is one, gives the 8 bytes the
+    value is stored as without working the value out, or None when it cannot (then
+    `run()` must)."""
     run: Callable
     kind: str
     const: object = None
     addr: tuple[bytearray, int] | None = None
+    image: Callable | None = None
 
 
 def kind_of(value):
@@ -184,6 +187,18 @@ def checking(it, check, node, at):
     return checked_run
 
 
+def folded(func, args):
+    """A pure function (without value-dependent cycles) of constant Nodes worked out
+    now: its constant Node; None when an argument is not constant, or when it fails
+    (then it fails each time it runs, as always)."""
+    if any(arg.const is None for arg in args):
+        return None
+    try:
+        return constant(func(*[arg.const for arg in args]))
+    except BasicError:
+        return None
+
+
 def apply(it, func, arg, kind, at, value_cycles=None):
     """`func(arg)`; `value_cycles(arg, value)` its value-dependent cycles, if any."""
     run = arg.run
@@ -262,6 +277,37 @@ def fused_load(it, left, func, const, compare, at):
     return run
 
 
+def int_image(left, exact, const):
+    """The stored bytes of `variable op const` for a fixed number variable holding a
+    whole number and a whole `const` (the hot `A=A+1`): `exact` is the operator on
+    ints, which gives what the bcd operation gives while the result stays below 1E10
+    (bcd.add's window holds both whole), and bcd.int_bytes are to_bytes' bytes for
+    it. None (no image) for anything else."""
+    step = small_int(const)
+    if exact is None or step is None:
+        return None
+    mem, addr = left.addr
+    end = addr + 8
+    ints = bcd.INTS.get
+    int_bytes = bcd.int_bytes
+    limit = bcd.INT_LIMIT
+    # the last image given and its number: `A=A+1` finds it in A the next time
+    given = [None, None]
+
+    def image():
+        stored = mem[addr:end]
+        # a string's STRING_MARK is no whole number's first byte: it gives None too
+        number = given[1] if stored == given[0] else ints(bytes(stored[:7]))
+        if number is not None:
+            total = exact(number, step)
+            if -limit < total < limit:
+                given[0] = data = int_bytes(total)
+                given[1] = total
+                return data
+        return None
+    return image
+
+
 def small_int(value):
     """`value` as an int if it is a whole number below 1E10, else None."""
     if isinstance(value, Decimal) and value == value.to_integral_value() and \
@@ -270,10 +316,10 @@ def small_int(value):
     return None
 
 
-def binary(it, left, right, func, kind, at, value_cycles, compare):
+def binary(it, left, right, func, kind, at, value_cycles, compare, exact=None):
     """`left op right` with `func` (the checked operator, or the bcd function when
     both sides are numbers); `value_cycles(left, right, result)` its
-    value-dependent cycles, if any."""
+    value-dependent cycles, if any; `exact` the operator on ints (int_image)."""
     lrun, rrun = left.run, right.run
     if value_cycles is not None:
         def priced_run():
@@ -288,7 +334,8 @@ def binary(it, left, right, func, kind, at, value_cycles, compare):
             return result
         return Node(priced_run, kind)
     if right.const is not None and left.addr is not None and right.kind == NUMBER:
-        return Node(fused_load(it, left, func, right.const, compare, at), kind)
+        return Node(fused_load(it, left, func, right.const, compare, at), kind,
+                    image=int_image(left, exact, right.const))
     if right.const is not None:
         const = right.const
 

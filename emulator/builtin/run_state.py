@@ -55,7 +55,7 @@ class InputItem(NamedTuple):
 Pending = tuple[object, ...]
 
 
-@dataclass
+@dataclass(slots=True)
 class RunState:
     """The interpreter's run state: the interpreter works on one of these (its
     `state`); save_state() and load_state() copy it."""

@@ -1,26 +1,34 @@
-"""The statement table: every keyword the built-in engine runs, with its handler and
-its own cycles (timing.csv's stmt_ rows), listed in one place."""
+"""The statement table: every keyword the built-in engine runs, with its handler (or
+its compiler) and its own cycles (timing.csv's stmt_ rows), listed in one place."""
 
 from collections.abc import Callable
 from typing import NamedTuple
 
-from emulator.builtin import output, serial_io, statements, tape_io
+from emulator.builtin import output, serial_io, statements, steps, tape_io
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
 
 
 class Statement(NamedTuple):
-    handler: Callable
+    """`handler(it)` runs the statement, reading its bytes as it goes; a statement
+    compiled once per address (steps.py) has `compile(it, reader)` instead, which
+    reads them and gives the closure that runs it."""
+    handler: Callable | None
     cost: int
+    compile: Callable | None = None
+
+
+# the statements that steps.py compiles
+_COMPILED = {"LET": steps.compile_let, "GOTO": steps.compile_goto,
+             "GOSUB": steps.compile_gosub, "IF": steps.compile_if,
+             "FOR": steps.compile_for, "NEXT": steps.compile_next}
 
 
 def statement_table():
     """keyword code -> Statement (Interpreter builds it)."""
     handlers = {
-        "LET": statements.stmt_let, "GOTO": statements.stmt_goto,
-        "GOSUB": statements.stmt_gosub, "RETURN": statements.stmt_return,
-        "ON": statements.stmt_on, "IF": statements.stmt_if, "FOR": statements.stmt_for,
-        "NEXT": statements.stmt_next, "END": statements.stmt_end,
+        "RETURN": statements.stmt_return,
+        "ON": statements.stmt_on, "END": statements.stmt_end,
         "STOP": statements.stmt_stop, "REM": statements.stmt_rem,
         "DATA": statements.stmt_data, "READ": statements.stmt_read,
         "RESTORE": statements.stmt_restore, "DIM": statements.stmt_dim,
@@ -44,5 +52,8 @@ def statement_table():
         "CSAVE": tape_io.stmt_csave, "CLOAD": tape_io.stmt_cload,
         "MERGE": tape_io.stmt_merge, "CHAIN": tape_io.stmt_chain,
     }
-    return {CODES[name]: Statement(handler, CYCLES["stmt_" + name.lower()])
-            for name, handler in handlers.items()}
+    table = {CODES[name]: Statement(handler, CYCLES["stmt_" + name.lower()])
+             for name, handler in handlers.items()}
+    table.update({CODES[name]: Statement(None, CYCLES["stmt_" + name.lower()], compile)
+                  for name, compile in _COMPILED.items()})
+    return table

@@ -1,6 +1,7 @@
 """Statement handlers: control flow, variables, memory, modes.
 
-The statement table (statement_table.py) gives each handler its keyword and cycles. A
+The statement table (statement_table.py) gives each handler its keyword and cycles
+(assignment, GOTO, GOSUB, IF, FOR and NEXT are compiled, in steps.py). A
 handler starts after the keyword token and must leave `pos` at the statement's end
 (':' or 0x0D) or jump. Display, graphics and input statements are in output.py.
 """
@@ -8,37 +9,20 @@ handler starts after the keyword token and must leave `pos` at the statement's e
 from emulator.builtin import bcd, costs
 from emulator.builtin.basic_errors import LINE, NESTING, OTHER, SYNTAX, BasicError
 from emulator.builtin.random_numbers import randomize
-from emulator.builtin.run_state import FORLoop
 from emulator.builtin.serial_io import end_latch
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
-from pc1360.facts import PREFIX
 
-_GOTO, _GOSUB, _THEN = CODES["GOTO"], CODES["GOSUB"], CODES["THEN"]
-_TO, _STEP = CODES["TO"], CODES["STEP"]
-
-
-def stmt_let(it):
-    it.assignment()
-
-
-def stmt_goto(it):
-    # `GOTO 45:END` is ERROR 1 (firmware engine)
-    it.jump(it.target(), line_end=True)
-
-
-def stmt_gosub(it):
-    target = it.target()
-    it.push_return()
-    it.jump(target, costs.GOSUB_LINE_SEARCH)
+_GOTO, _GOSUB = CODES["GOTO"], CODES["GOSUB"]
 
 
 def stmt_return(it):
-    if not it.gosub_stack:
+    state = it.state
+    if not state.gosub_stack:
         raise BasicError(NESTING)
-    entry = it.gosub_stack.pop()
+    entry = state.gosub_stack.pop()
     it.mark_statement_end()
-    it.pos, it.line, it.line_addr = entry.pos, entry.line, entry.line_addr
+    state.pos, state.line, state.line_addr = entry.pos, entry.line, entry.line_addr
 
 
 def stmt_on(it):
@@ -61,52 +45,6 @@ def stmt_on(it):
     if gosub:
         it.push_return()
     it.jump(chosen, costs.GOSUB_LINE_SEARCH if gosub else costs.LINE_SEARCH)
-
-
-def stmt_if(it):
-    """IF c THEN line|label|keyword statement, IF c GOTO line, IF c statement. A
-    false condition skips the rest of the line. Without THEN a keyword must follow
-    the condition: `IF 1 A=1`, `IF A$="X" B=1` and `IF 1` alone are ERROR 1 on the
-    firmware engine, true or false."""
-    condition = it.expression()
-    if isinstance(condition, bytes):
-        raise BasicError(OTHER)
-    then = it.accept_token(_THEN)
-    if not then and it.peek() != PREFIX:
-        raise BasicError(SYNTAX)
-    if not condition:
-        it.skip_line()
-        return
-    if then:
-        # after THEN a keyword starts a statement; anything else is a line number or
-        # label, so `THEN B=6` jumps to line (B=6): ERROR 4 on the firmware engine
-        if it.peek() != PREFIX:
-            it.jump(it.target(), line_end=True)     # as GOTO: `THEN 45:END` is ERROR 1
-            return
-    # run the statement after THEN (or after the condition) as a fresh statement
-    it.jumped = True
-
-
-def stmt_for(it):
-    ref = it.variable(create=True)
-    if ref[2] != 0:
-        raise BasicError(OTHER)
-    it.expect(0x3D)
-    it.vars.store(ref, it.number())
-    if not it.accept_token(_TO):
-        raise BasicError(SYNTAX)
-    limit = it.number()
-    step = it.number() if it.accept_token(_STEP) else bcd.ONE
-    if not it.at_end():
-        raise BasicError(SYNTAX)
-    it.push_for(FORLoop(ref, limit, step, it.pos, it.line, it.line_addr))
-
-
-def stmt_next(it):
-    """NEXT var (NEXT alone is ERROR 1 on the firmware engine)."""
-    if it.at_end():
-        raise BasicError(SYNTAX)
-    it.next_loop(it.variable(create=True))
 
 
 def stmt_end(it):

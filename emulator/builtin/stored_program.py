@@ -49,6 +49,7 @@ class Program:
         self._lines = None          # {number: address}, rebuilt after any change
         self._lines_key = None
         self._sorted = True         # the line numbers rise along the chain
+        self._located = {}          # locate()'s answers by (number, here), for the index
         self.current_line = lambda: None    # address of the line being run (the
                                             # interpreter sets it): find() needs it
 
@@ -129,6 +130,7 @@ class Program:
             self._lines = index
             self._order = order
             self._lines_key = key
+            self._located = {}
         return self._lines
 
     def lines_passed(self, number, here):
@@ -148,10 +150,19 @@ class Program:
         """find(number) and lines_passed(number, here) with one look at the index: the
         jump path (GOTO, GOSUB, THEN n) runs this for every jump."""
         lines = self._index()
-        addr = lines.get(number) if self._sorted else self._search(number)
-        if addr is None:
-            raise BasicError(LINE)
-        return addr, self._passed(number, here)
+        if not self._sorted:
+            addr = self._search(number)     # (depends on the line being run too)
+            if addr is None:
+                raise BasicError(LINE)
+            return addr, self._passed(number, here)
+        key = (number, here)
+        found = self._located.get(key)
+        if found is None:
+            addr = lines.get(number)
+            if addr is None:
+                raise BasicError(LINE)
+            found = self._located[key] = (addr, self._passed(number, here))
+        return found
 
     def find(self, number):
         """Address of line `number`; ERROR 4 if there is none."""

@@ -1,13 +1,17 @@
 """The built-in engine's interpreter: expressions and statements over tokenized RAM
-(emulator/builtin/interp.py, expr.py, statements.py, output.py)."""
+(emulator/builtin/interp.py, expr.py, statements.py, output.py), steps compiled once
+per address (steps.py)."""
 
 from decimal import Decimal as D
 
 import pytest
 
+from emulator.builtin import interp as interp_module
 from emulator.builtin import random_numbers
-from emulator.builtin.basic_errors import BasicError
+from emulator.builtin.basic_errors import ILLEGAL, BasicError
 from emulator.builtin.engine import BuiltinEngine, tokenize_body
+from emulator.builtin.expr import compile_at
+from emulator.builtin.run_state import INPUT_BUFFER
 from pc1360.tokenizer import parse_program
 from tests.helpers.bare_machine import BareMachine
 
@@ -318,3 +322,74 @@ def test_graphics():
                  "20 LINE (10,0)-(10,9),B:B=POINT(10,5)\n"
                  '30 GCURSOR (20,7):GPRINT "FF01";3:C=POINT(20,0)+POINT(21,0)+POINT(22,1)')
     assert num(engine, "A") == 1 and num(engine, "B") == 1 and num(engine, "C") == 3
+
+
+# ---------------------------------------------------------------- compiled once
+
+def test_a_loop_compiles_each_step_once(monkeypatch):
+    compiled = []
+    compile_step = interp_module.compile_step
+    monkeypatch.setattr(interp_module, "compile_step",
+                        lambda it, pos: compiled.append(pos) or compile_step(it, pos))
+    engine = run("10 A=A+1:B$=\"X\":FOR I=1 TO 3:NEXT I:IF A<50 GOSUB 30:GOTO 10\n"
+                 "20 END\n30 C=C+2:RETURN", cycles=3_000_000)
+    assert num(engine, "A") == 50 and num(engine, "C") == 98
+    assert compiled and len(compiled) == len(set(compiled))
+
+
+def test_a_changed_step_is_compiled_again():
+    machine, engine = machine_with("10 A=A+1:IF A<20 GOTO 10")
+    engine.start()
+    engine.run(2_000_000)
+    assert num(engine, "A") == 20
+    line = engine.interp.program.find(10)
+    limit = machine.mem.index(b"<20", line)
+    machine.mem[limit + 1] = ord("3")       # `IF A<30`, as a POKE would change it
+    engine.interp.vars.store(engine.interp.vars.fixed(ord("A"), False), 0)
+    engine.start()
+    engine.run(2_000_000)
+    assert num(engine, "A") == 30
+
+
+def _compiled(expression):
+    machine, engine = machine_with("10 END")
+    body = tokenize_body(expression.encode("latin-1")) + b"\x0d"
+    machine.mem[INPUT_BUFFER:INPUT_BUFFER + len(body)] = body
+    return engine.interp, compile_at(engine.interp, INPUT_BUFFER)
+
+
+@pytest.mark.parametrize("expression, value", [
+    ('LEFT$("HELLO",3)+"X"', b"HELX"), ("-1", -1), ("2+3-4", 1), ("NOT 0", -1),
+    ('MID$("HELLO",2,2)', b"EL"), ("INT -2.5", -3), ("CHR$ 65", b"A"),
+])
+def test_constants_are_worked_out_when_parsed(expression, value):
+    _interp, entry = _compiled(expression)
+    assert entry.const == value and entry.run() == value
+
+
+@pytest.mark.parametrize("expression", ["SQR 16", "RND 5", "PEEK 100", "SIN 30", "3*4"])
+def test_what_depends_on_the_machine_or_prices_its_values_is_not(expression):
+    _interp, entry = _compiled(expression)
+    assert entry.const is None
+
+
+def test_a_constant_call_that_fails_fails_each_time_it_runs():
+    interp, entry = _compiled('LEFT$("AB",300)')
+    for _ in range(2):
+        interp.pos = 0
+        with pytest.raises(BasicError) as err:
+            entry.run()
+        assert err.value.code == ILLEGAL and interp.pos == entry.end
+    assert "ERROR 3 IN 10" in lines(run('10 A$=LEFT$("AB",300)'))
+
+
+@pytest.mark.parametrize("source, message, start", [
+    ("10 FOR A$=1 TO 2", "ERROR 9 IN 10", 0), ("10 FOR I=1,2", "ERROR 1 IN 10", 1),
+    ('10 FOR I="A" TO 2', "ERROR 9 IN 10", 0), ("10 FOR I=3 TO 4 STEP", "ERROR 1 IN 10", 3),
+    ("10 FOR I=5 TO 6 STEP 1,2", "ERROR 1 IN 10", 5), ("10 FOR I 1 TO 2", "ERROR 1 IN 10", 0),
+])
+def test_a_for_that_stops_stores_what_came_before(source, message, start):
+    """A FOR's errors come in the order it is read in: its start is stored first."""
+    engine = run(source)
+    assert message in lines(engine) and num(engine, "I") == start
+
