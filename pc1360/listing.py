@@ -23,7 +23,7 @@ from pc1360.errors import FormatError
 from pc1360.facts import LINE_REF, PREFIX, QUOTE
 from pc1360.image import split_image
 from pc1360.keywords import BY_CODE
-from pc1360.token_walk import KEYWORD, LINE_NUMBER, REM_TEXT, STRING, walk
+from pc1360.token_walk import BYTE, KEYWORD, REM_TEXT, STRING, walk
 from pc1360.tokenizer import tokenize_line
 
 _SPACE = 0x20
@@ -59,24 +59,27 @@ def _reads_back(text, line):
 def _body_text(body, ascii, form):
     glyphs = charset.TO_ASCII if ascii else charset.TO_TEXT
     out = []
+    append = out.append
     for kind, start, end, value in walk(body):
-        if kind == STRING:
-            out.extend(_char(byte, glyphs) for byte in body[start:end])
+        if kind == BYTE:
+            append(_plain(value, glyphs, form))
+        elif kind == STRING:
+            append("".join([_char(byte, glyphs) for byte in body[start:end]]))
         elif kind == REM_TEXT:
-            out.append(_rem_text(body[start:end], glyphs))
+            append(_rem_text(body[start:end], glyphs))
         elif kind == KEYWORD and BY_CODE[value].typed:
             # a keyword stands between spaces; that after it is written only when
             # something follows, so a line never ends in a space the machine did not store
             if out and not out[-1].endswith(" "):
-                out.append(" ")
-            out.append(BY_CODE[value].name)
+                append(" ")
+            append(BY_CODE[value].name)
             if end < len(body):
-                out.append(" ")
+                append(" ")
         elif kind == KEYWORD:  # the firmware would store its letters
-            out.append(f"\\x{PREFIX:02X}\\x{value:02X}")
-        elif kind == LINE_NUMBER and form == _NICE:
-            out.append(str(value))
-        else:  # a byte, or the three of a line number written carefully
+            append(f"\\x{PREFIX:02X}\\x{value:02X}")
+        elif form == _NICE:  # a line number
+            append(str(value))
+        else:  # the three bytes of a line number, written carefully
             out.extend(_plain(byte, glyphs, form) for byte in body[start:end])
     return "".join(out)
 
@@ -84,11 +87,11 @@ def _body_text(body, ascii, form):
 def _plain(byte, glyphs, form):
     """A byte outside strings, escaped where the tokenizer would drop it, upper-case it
     or (written carefully) read it as part of a name, a number or a line reference."""
-    careful = form == _CAREFUL and (chr(byte).isalnum() or byte in b".$" or
-                                    byte in (LINE_REF, QUOTE))
-    if byte == _SPACE or 0x61 <= byte <= 0x7A or careful:
+    if byte == _SPACE or 0x61 <= byte <= 0x7A or form == _CAREFUL and (
+            chr(byte).isalnum() or byte in b".$" or byte in (LINE_REF, QUOTE)):
         return f"\\x{byte:02X}"
-    return _char(byte, glyphs)
+    char = glyphs.get(byte)
+    return char if char is not None else f"\\x{byte:02X}"
 
 
 def _rem_text(rest, glyphs):

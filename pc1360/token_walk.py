@@ -33,25 +33,26 @@ class Element(NamedTuple):
 
 def walk(body):
     """The elements of `body` in order: body[e.start:e.end] of each, joined, is `body`."""
-    size = len(body)
+    make = tuple.__new__     # Element's own constructor, without its keyword layer: the
+    size = len(body)         # lister walks every byte of every line
     i = 0
     while i < size:
         byte = body[i]
         if byte == PREFIX and i + 1 < size and body[i + 1] in BY_CODE:
             code = body[i + 1]
-            yield Element(KEYWORD, i, i + 2, code)
+            yield make(Element, (KEYWORD, i, i + 2, code))
             i += 2
             if code == REM and i < size:
-                yield Element(REM_TEXT, i, size, None)
+                yield make(Element, (REM_TEXT, i, size, None))
                 return
         elif byte == LINE_REF and i + 2 < size:
-            yield Element(LINE_NUMBER, i, i + 3, body[i + 1] << 8 | body[i + 2])
+            yield make(Element, (LINE_NUMBER, i, i + 3, body[i + 1] << 8 | body[i + 2]))
             i += 3
         elif byte == QUOTE:
             close = body.find(QUOTE, i + 1)
             end = size if close < 0 else close + 1
-            yield Element(STRING, i, end, None)
+            yield make(Element, (STRING, i, end, None))
             i = end
         else:
-            yield Element(BYTE, i, i + 1, byte)
+            yield make(Element, (BYTE, i, i + 1, byte))
             i += 1
