@@ -22,6 +22,10 @@ from tools.cli import Terminated, UsageError, bounded_number
 DEFAULT_AFTER_KEYS = 2.0  # emulated seconds to run after the last key (headless)
 BOOT_TIMEOUT = 5.0  # emulated seconds for the firmware to reach its first key wait
 CARD_QUESTION = "RAM CARD S1 CLEAR O.K. ?"
+# The firmware's screen after any answer but Y to the CLEAR question: only a reset leaves it.
+REFUSED_CARD = ["*".rjust(24)] + [" " * 24] * 3
+PROMPT_TIMEOUT = 0.3  # emulated seconds to wait for a key wait (a program may poll INKEY$)
+MODES = 3  # RUN, PRO, RESERVE: MODE steps through them
 MAX_SECONDS = 24 * 3600  # the longest --for: a day of emulated time
 # Signals that end a run as Ctrl-C does: the card is saved and the outputs written.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -44,7 +48,10 @@ def register(subparsers):
                           "builtin: the project's own BASIC, no ROM needed")
     run.add_argument("--card", type=int, choices=(8, 16, 32), default=32, help="RAM card size in KB (default 32)")
     run.add_argument("--card-file", type=Path, help="file that keeps the card's contents between runs")
-    run.add_argument("--load", type=Path, help="program to put on the card: .bas .img .ram .tap .wav")
+    run.add_argument("--load", type=Path, action="append", metavar="FILE",
+                     help="program to put on the card: .bas .img .ram .tap .wav; given more than "
+                          "once, the programs go on the card together (each needs its own line "
+                          "numbers). The run starts at the RUN-mode prompt")
     run.add_argument("--headless", action="store_true", help="no window: type --keys, run, print or save the screen")
     run.add_argument("--keys", default="", help="key script, e.g. '1+1{ENTER}' ({NAME} keys, {WAIT n} tenths of a second)")
     run.add_argument("--for", dest="seconds", type=bounded_number(0, MAX_SECONDS), default=DEFAULT_AFTER_KEYS,
@@ -121,12 +128,30 @@ def _build_machine(args, engine):
     for message in store.messages:
         print(f"pc1360: {message}", file=sys.stderr)
     machine.card_store = store
-    return machine
+    # a card without a file, or whose damaged file was set aside, is a new card
+    return machine, data is None
 
 
-def _load(machine, path):
+def _load(machine, paths):
+    """One --load puts its file on the card as CLOAD would; several are put there together,
+    as if each were MERGEd after the one before (their line numbers must differ)."""
+    from emulator.machine.program_files import load_together, read_program
+
+    if len(paths) == 1:
+        loaded = _file_step(paths[0], load_file, machine, paths[0])
+    else:
+        programs = [(path.name, *_file_step(path, read_program, path)) for path in paths]
+        try:
+            loaded = load_together(machine, programs)
+        except ValueError as exc:
+            raise UsageError(f"--load: {exc}") from None
+    print(f"pc1360: loaded {loaded}", file=sys.stderr)
+
+
+def _file_step(path, step, *args):
+    """step(*args), its faults told as those of the --load file `path`."""
     try:
-        print(f"pc1360: loaded {load_file(machine, path)}", file=sys.stderr)
+        return step(*args)
     except FormatError as exc:
         raise UsageError(f"--load {exc.in_file(path)}") from None
     except (ValueError, OSError) as exc:
@@ -134,13 +159,32 @@ def _load(machine, path):
 
 
 def _boot(machine):
-    """Run to the first key wait; a fresh card's CLEAR question is answered Y so that a
-    program can be loaded onto an initialised card."""
+    """Run to a key wait with the card ready for a program: Y to the CLEAR question (a
+    fresh card must be initialised before a program goes on it); a card refused at the
+    question (its lone "*", which no key leaves) is reset first, as with the machine's
+    reset button."""
     machine.key_wait_ready(BOOT_TIMEOUT)
+    if machine.screen_text() == REFUSED_CARD:
+        print("pc1360: the card was left refused at the S1 CLEAR question (\"*\"): resetting",
+              file=sys.stderr)
+        machine.reset()
+        machine.key_wait_ready(BOOT_TIMEOUT)
     if CARD_QUESTION in machine.screen_text():
-        print("pc1360: fresh RAM card: answering Y to the S1 CLEAR question", file=sys.stderr)
+        print("pc1360: answering Y to the S1 CLEAR question (a fresh RAM card)", file=sys.stderr)
         machine.type_keys("Y")
         machine.key_wait_ready(BOOT_TIMEOUT)
+
+
+def _to_run_prompt(machine):
+    """Bring the machine to the RUN-mode prompt, whatever state its card was saved in, by
+    the keys a user of the real machine would press: BRK to stop a program, CLS to clear
+    an error, MODE until RUN shows."""
+    machine.tap("BRK", timeout=PROMPT_TIMEOUT)
+    machine.type_keys("{CLS}", timeout=PROMPT_TIMEOUT)
+    for _mode in range(MODES):
+        if "RUN" in machine.symbols():
+            break
+        machine.type_keys("{MODE}", timeout=PROMPT_TIMEOUT)
 
 
 def save_png(machine, path, scale=4):
@@ -172,8 +216,7 @@ def cmd_run(args):
         _check_output(option, path)
     engine = choose_engine(args)
     with _stop_signals_interrupt():
-        machine = _build_machine(args, engine)
-        first_start = not machine.card_store.path.exists()
+        machine, first_start = _build_machine(args, engine)
         try:
             status = _session(machine, args, first_start)
         finally:
@@ -184,14 +227,18 @@ def cmd_run(args):
 
 
 def _session(machine, args, first_start):
-    _connect(machine, args)
-    if args.load:
+    if args.load or args.keys or first_start:
         _boot(machine)
-        _load(machine, args.load)
-    elif first_start and not args.headless:
+    if first_start and not args.load:
         # A new card comes with Kniffel on it, so DEF K starts the game at once.
-        _boot(machine)
-        _load(machine, importlib.resources.files("basic_src") / "kniffel.bas")
+        _load(machine, [importlib.resources.files("basic_src") / "kniffel.bas"])
+    if args.load:
+        _load(machine, args.load)
+    if args.load or args.keys or first_start:
+        _to_run_prompt(machine)
+    # plugged in once the machine is ready, so that a peer started on seeing the port's
+    # path finds the keys' LOAD or OPEN soon, not the card being prepared
+    _connect(machine, args)
     if not args.headless:
         return _run_window(machine, args)
     machine.type_keys(args.keys)

@@ -112,3 +112,25 @@ def test_list_garbage_never_tracebacks(capsys, tmp_path):
         path.write_bytes(data)
         status, _, err = run(capsys, "list", path)
         assert status == 1 and "Traceback" not in err and err.startswith(str(path))
+
+
+def test_tokenize_several_sources_makes_one_program(capsys, src, tmp_path):
+    later = tmp_path / "later.bas"
+    later.write_text('5 REM FIRST\n30 END\n', encoding="utf-8")
+    both = tmp_path / "all.img"
+    assert run(capsys, "tokenize", src, later, "-o", both) == (0, "", "")
+    assert run(capsys, "list", both) == (0, "5:REM FIRST\n" + LISTING + "30:END\n", "")
+
+
+def test_tokenize_refuses_sources_that_share_a_line_number(capsys, src, tmp_path):
+    clash = tmp_path / "clash.bas"
+    clash.write_text('20 END\n', encoding="utf-8")
+    status, _out, err = run(capsys, "tokenize", src, clash, "-o", tmp_path / "all.img")
+    assert status == 1
+    assert "clash.bas: line 20 also in " in err and "prog.bas" in err
+    assert not (tmp_path / "all.img").exists()
+
+
+def test_tokenize_several_sources_needs_an_output(capsys, src):
+    status, _out, err = run(capsys, "tokenize", src, src)
+    assert status == 1 and "give -o OUT" in err
