@@ -348,9 +348,10 @@ def _run_window(machine, args):
     try:
         import pygame
 
-        from emulator.frontend import run_window
+        from emulator.frontend import run_window, settings
     except ImportError as exc:
         raise UsageError(f"the window front-end is not available ({exc}); use --headless") from None
+    args.settings_file = settings.default_path()  # zoom and contrast kept between runs
     try:
         return run_window(machine, args)
     except pygame.error as exc:
