@@ -53,7 +53,8 @@ def register(subparsers):
                           "once, the programs go on the card together (each needs its own line "
                           "numbers). The run starts at the RUN-mode prompt")
     run.add_argument("--headless", action="store_true", help="no window: type --keys, run, print or save the screen")
-    run.add_argument("--keys", default="", help="key script, e.g. '1+1{ENTER}' ({NAME} keys, {WAIT n} tenths of a second)")
+    run.add_argument("--keys", default="", help="key script, e.g. '1+1{ENTER}' ({NAME} keys, {WAIT n} tenths of a second, "
+                          "{HOLD n} hold the later keys n milliseconds); it begins at the RUN-mode prompt")
     run.add_argument("--for", dest="seconds", type=bounded_number(0, MAX_SECONDS), default=DEFAULT_AFTER_KEYS,
                      help=f"emulated seconds to run after the last key (default {DEFAULT_AFTER_KEYS})")
     run.add_argument("--screen", action="store_true", help="print the LCD as 4 lines of 24 characters")

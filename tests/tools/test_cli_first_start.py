@@ -103,3 +103,19 @@ def test_the_readme_recipe_puts_all_four_games_on_a_32k_card(tmp_path, capsys):
         capsys.readouterr()
         assert main([*base, "--keys", keys, "--for", "6"]) == 0
         assert capsys.readouterr().out.startswith(first_line), keys
+
+
+SLOW_POLL = '10 A$=INKEY$: IF A$<>"" PRINT "GOT ";A$: END\n20 FOR I=1 TO 60: NEXT I: GOTO 10\n'
+
+
+def test_hold_lets_a_slow_inkey_loop_see_the_key(run, tmp_path):
+    # the loop reads INKEY$ about every half second: a key held 600 ms cannot fall between
+    source = tmp_path / "slow.bas"
+    source.write_text(SLOW_POLL)
+    status, screen, _err = run("--load", str(source), "--keys", "RUN{ENTER}{WAIT 3}{HOLD 600}X")
+    assert status == 0 and "GOT X".ljust(24) in screen
+
+
+def test_a_bad_hold_is_a_usage_error(run):
+    status, _screen, err = run("--keys", "{HOLD 0}")
+    assert status == 1 and "--keys: {HOLD 0} at position 0: 1 to 10000 milliseconds" in err
