@@ -95,8 +95,10 @@ class Window:
         self.settings_file = getattr(args, "settings_file", None)
         kept = settings.load(self.settings_file) if self.settings_file else {}
         contrast = _first(getattr(args, "contrast", None), kept.get("contrast"), layout.DEFAULT_CONTRAST)
-        zoom = _first(getattr(args, "zoom", None), kept.get("zoom")) or _default_zoom()
-        self.renderer = Renderer(zoom, contrast)
+        zoom = _first(getattr(args, "zoom", None), kept.get("zoom"))
+        # only a zoom the user chose is kept: one picked for this screen is picked again
+        self._zoom_chosen = zoom is not None
+        self.renderer = Renderer(zoom or _default_zoom(), contrast)
         self.screen = pygame.display.set_mode(self.renderer.size, pygame.RESIZABLE)
         pygame.display.set_caption("Sharp PC-1360")
         pygame.key.set_repeat(*KEY_REPEAT)
@@ -184,6 +186,7 @@ class Window:
         zoom = max(1, min(width // case_w, height // case_h))
         if zoom != self.renderer.zoom:
             self.renderer.set_zoom(zoom)
+            self._zoom_chosen = True
         self.screen = pygame.display.get_surface()
         self._layout_screen()
 
@@ -449,8 +452,8 @@ class Window:
                 print(f"pc1360: could not save the RAM card: {exc}", file=sys.stderr)
         if self.settings_file:
             try:
-                settings.save(self.settings_file, zoom=self.renderer.zoom,
-                              contrast=self.renderer.contrast)
+                settings.save(self.settings_file, contrast=self.renderer.contrast,
+                              zoom=self.renderer.zoom if self._zoom_chosen else None)
             except OSError as exc:
                 print(f"pc1360: could not keep the window settings in {self.settings_file}: "
                       f"{exc.strerror or exc}", file=sys.stderr)

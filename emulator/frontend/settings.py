@@ -28,6 +28,6 @@ def load(path):
 
 
 def save(path, **values):
-    """Write the settings; OSError if they cannot be written."""
-    write_atomic(path, (json.dumps({key: values[key] for key in KEYS}) + "\n").encode(),
-                 create_dirs=True)
+    """Write the settings given (a None is left out); OSError if they cannot be written."""
+    kept = {key: values[key] for key in KEYS if values.get(key) is not None}
+    write_atomic(path, (json.dumps(kept) + "\n").encode(), create_dirs=True)

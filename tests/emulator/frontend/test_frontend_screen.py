@@ -52,6 +52,17 @@ def test_zoom_and_contrast_are_kept_between_runs(tmp_path):
     assert '"zoom": 1' in kept.read_text()
 
 
+def test_a_zoom_picked_for_the_screen_is_not_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda: [(1920, 1080)])
+    kept = tmp_path / "window.json"
+    Window(FakeMachine(), SimpleNamespace(settings_file=kept)).close()
+    assert "zoom" not in kept.read_text()
+    window = Window(FakeMachine(), SimpleNamespace(settings_file=kept))
+    window.resize(640 * 3, 256 * 3)  # the user made the window bigger: that zoom is kept
+    window.close()
+    assert '"zoom": 3' in kept.read_text()
+
+
 @pytest.mark.parametrize("event", [pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.WINDOWMOVED,
                                    pygame.WINDOWRESTORED])
 def test_an_uncovered_window_is_repainted_whole(event):
