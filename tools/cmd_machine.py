@@ -26,6 +26,7 @@ CARD_QUESTION = "RAM CARD S1 CLEAR O.K. ?"
 REFUSED_CARD = ["*".rjust(24)] + [" " * 24] * 3
 PROMPT_TIMEOUT = 0.3  # emulated seconds to wait for a key wait (a program may poll INKEY$)
 MODES = 3  # RUN, PRO, RESERVE: MODE steps through them
+PACE_SLICE = 0.02  # emulated seconds between looks at the wall clock and the serial link
 MAX_SECONDS = 24 * 3600  # the longest --for: a day of emulated time
 # Signals that end a run as Ctrl-C does: the card is saved and the outputs written.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -67,6 +68,9 @@ def register(subparsers):
                      help="connect the 15-pin SIO: 'pty' (a pseudo-terminal, whose path is printed, "
                           "for pc1360 send/receive or a terminal), or a pyserial URL such as "
                           "socket://HOST:PORT")
+    run.add_argument("--fast", action="store_true",
+                     help="headless with --serial: do not keep real time (by default the run "
+                          "keeps pace with the peer, and --for counts from when the link goes quiet)")
     run.add_argument("--serial-format", type=_frame_format, default=FrameFormat(),
                      metavar="BAUD,PARITY,BITS,STOP",
                      help="the line's format; it must match the OPEN statement (default 1200,N,8,1)")
@@ -243,7 +247,10 @@ def _session(machine, args, first_start):
     if not args.headless:
         return _run_window(machine, args)
     machine.type_keys(args.keys)
-    machine.run_for(args.seconds)
+    if args.serial and not args.fast:
+        _run_paced(machine, args.seconds)
+    else:
+        machine.run_for(args.seconds)
     if args.screen:
         for line in machine.screen_text():
             print(line)
@@ -251,6 +258,33 @@ def _session(machine, args, first_start):
         save_png(machine, args.screenshot)
     print(f"emulated time: {machine.emulated_seconds:.3f} s", file=sys.stderr)
     return 0
+
+
+def _run_paced(machine, seconds):
+    """Run in real time with a serial link attached, since the peer (pc1360 send, a
+    terminal) sends and reads at wall-clock pace; `seconds` count from when the link last
+    carried a byte and nothing is left queued for the machine. Bytes still queued at the
+    end are reported: the program was cut off mid-transfer."""
+    import time
+
+    from pc1360.facts import CYCLES_PER_SECOND
+
+    sio = machine.sio
+    wall_start, start = time.monotonic(), machine.now()
+    quiet = round(seconds * CYCLES_PER_SECOND)
+    limit = start + round(MAX_SECONDS * CYCLES_PER_SECOND)
+    while machine.now() < limit:
+        machine.run_for(PACE_SLICE)
+        now = machine.now()
+        since = now - max(start, sio.active_at or start)
+        if since >= quiet and not sio.pending:
+            break
+        ahead = (now - start) / CYCLES_PER_SECOND - (time.monotonic() - wall_start)
+        if ahead > 0:
+            time.sleep(ahead)
+    if sio.pending:
+        print(f"pc1360: the run ended with {sio.pending} bytes from the serial link not yet "
+              "read by the machine (the transfer was cut off; give a longer --for)", file=sys.stderr)
 
 
 def _save_card(machine):

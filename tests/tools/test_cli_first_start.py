@@ -119,3 +119,41 @@ def test_hold_lets_a_slow_inkey_loop_see_the_key(run, tmp_path):
 def test_a_bad_hold_is_a_usage_error(run):
     status, _screen, err = run("--keys", "{HOLD 0}")
     assert status == 1 and "--keys: {HOLD 0} at position 0: 1 to 10000 milliseconds" in err
+
+
+def test_a_pty_transfer_with_the_default_send_pacing_arrives_whole(tmp_path):
+    """`pc1360 run --serial pty` in real time, `pc1360 send` with its own default pacing on
+    the printed port, as a user runs them in two terminals."""
+    import os
+    import re
+    import subprocess
+    import sys
+
+    from emulator.machine.program_files import read_program
+    from pc1360.ramcard import read_card
+    from pc1360.tokenizer import tokenize
+
+    source = tmp_path / "p.bas"
+    source.write_text("".join(f'{n} PRINT "LINE {n}"\n' for n in range(10, 310, 10)))
+    card_file = tmp_path / "card.bin"
+    env = dict(os.environ, PYTHONPATH=str(BASIC_SRC.parent))
+    command = [sys.executable, "-m", "tools.cli"]
+    keys = '{MODE}NEW{ENTER}{MODE}OPEN "1200,N,8,1,A,L,&1A"{ENTER}LOAD{ENTER}'
+    machine = subprocess.Popen([*command, "run", "--engine", "builtin", "--headless", "--card-file",
+                                str(card_file), "--serial", "pty", "--keys", keys, "--for", "2"],
+                               env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        for _line in range(4):
+            found = re.search(r"serial port on (\S+)", machine.stderr.readline())
+            if found:
+                break
+        sent = subprocess.run([*command, "send", str(source), "--port", found.group(1),
+                               "--handshake", "none"], env=env, capture_output=True, text=True,
+                              timeout=120)
+        err = machine.communicate(timeout=120)[1]
+    finally:
+        machine.kill()
+    assert sent.returncode == 0, sent.stderr
+    assert machine.returncode == 0 and "cut off" not in err
+    data = card.decode(card_file.read_bytes())[0]
+    assert read_card(data) == tokenize(source.read_bytes()) == read_program(source)[1]
