@@ -127,3 +127,25 @@ def _read_line(data, pos, end):
         raise FormatError(f"line {number}: no 0x0D where the length byte {length} says the line "
                           f"ends (found 0x{data[stop - 1]:02X})", offset=stop - 1)
     return Line(number, bytes(data[pos + 3:stop - 1])), stop
+
+
+def merge_images(named_images):
+    """One image of several programs, given as (name, image) pairs: their lines in
+    ascending order, as if each had been typed in after the others. ValueError naming both
+    programs when a line number is in two of them, since the later line would replace the
+    earlier one."""
+    owner = {}
+    lines = []
+    for name, image in named_images:
+        clashes = []
+        for line in split_image(lines_only(image)):
+            if line.number in owner:
+                clashes.append(line.number)
+            owner.setdefault(line.number, name)
+            lines.append(line)
+        if clashes:
+            first = clashes[0]
+            more = f" and {len(clashes) - 1} more" if len(clashes) > 1 else ""
+            raise ValueError(f"{name}: line {first}{more} also in {owner[first]}; each program "
+                             "on one card needs line numbers of its own")
+    return build_image(sorted(lines, key=lambda line: line.number))

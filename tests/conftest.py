@@ -7,16 +7,24 @@ import pytest
 # the helpers assert like the test modules that call them (before any of them is imported)
 pytest.register_assert_rewrite("tests.helpers")
 
+from tests.helpers import rom_set  # noqa: E402 - after the rewrite registration
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
-ROM_DIR = SHARED / "roms" / "pc1360"
 CORPUS_DIR = SHARED / "corpus"
+ROM_DIR, ROM_SOURCE = rom_set.find()
+
+
+def pytest_report_header():
+    if ROM_DIR is None:
+        return f"ROM set: none ({ROM_SOURCE}): the firmware tests are skipped"
+    return f"ROM set: {ROM_DIR} ({ROM_SOURCE})"
 
 
 @pytest.fixture(scope="session")
 def rom_dir():
-    if not (ROM_DIR / "cpu-1360.rom").is_file():
-        pytest.skip("ROM set not present in ../shared/roms/pc1360")
+    if ROM_DIR is None:
+        pytest.skip(f"no ROM set: {ROM_SOURCE}")
     return ROM_DIR
 
 

@@ -21,8 +21,13 @@ PATH = re.compile(r"(?<![\w/.])(?:tests|emulator|pc1360|tools|bench|basic_src|do
 def _sources():
     for package in CODE:
         yield from sorted((ROOT / package).rglob("*.py"))
+    # not docs/ (checked on its own) nor a hidden folder such as the quick start's .venv
     yield from sorted(path for path in ROOT.rglob("*.md")
-                      if "docs" not in path.relative_to(ROOT).parts[:1])
+                      if not _skipped(path.relative_to(ROOT).parts[0]))
+
+
+def _skipped(top):
+    return top == "docs" or top.startswith(".")
 
 
 def _headings(name):

@@ -17,6 +17,11 @@ from tools.cli import Terminated, UsageError, bounded_number
 DEFAULT_AFTER_KEYS = 2.0  # emulated seconds to run after the last key (headless)
 BOOT_TIMEOUT = 5.0  # emulated seconds for the firmware to reach its first key wait
 CARD_QUESTION = "RAM CARD S1 CLEAR O.K. ?"
+# The firmware's screen after any answer but Y to the CLEAR question: only a reset leaves it.
+REFUSED_CARD = ["*".rjust(24)] + [" " * 24] * 3
+PROMPT_TIMEOUT = 0.3  # emulated seconds to wait for a key wait (a program may poll INKEY$)
+MODES = 3  # RUN, PRO, RESERVE: MODE steps through them
+PACE_SLICE = 0.02  # emulated seconds between looks at the wall clock and the serial link
 MAX_SECONDS = 24 * 3600  # the longest --for: a day of emulated time
 # Signals that end a run as Ctrl-C does: the card is saved and the outputs written.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
@@ -39,9 +44,13 @@ def register(subparsers):
                           "builtin: the project's own BASIC, no ROM needed")
     run.add_argument("--card", type=int, choices=(8, 16, 32), default=32, help="RAM card size in KB (default 32)")
     run.add_argument("--card-file", type=Path, help="file that keeps the card's contents between runs")
-    run.add_argument("--load", type=Path, help="program to put on the card: .bas .img .ram .tap .wav")
+    run.add_argument("--load", type=Path, action="append", metavar="FILE",
+                     help="program to put on the card: .bas .img .ram .tap .wav; given more than "
+                          "once, the programs go on the card together (each needs its own line "
+                          "numbers). The run starts at the RUN-mode prompt")
     run.add_argument("--headless", action="store_true", help="no window: type --keys, run, print or save the screen")
-    run.add_argument("--keys", default="", help="key script, e.g. '1+1{ENTER}' ({NAME} keys, {WAIT n} tenths of a second)")
+    run.add_argument("--keys", default="", help="key script, e.g. '1+1{ENTER}' ({NAME} keys, {WAIT n} tenths of a second, "
+                          "{HOLD n} hold the later keys n milliseconds); it begins at the RUN-mode prompt")
     run.add_argument("--for", dest="seconds", type=bounded_number(0, MAX_SECONDS), default=DEFAULT_AFTER_KEYS,
                      help=f"emulated seconds to run after the last key (default {DEFAULT_AFTER_KEYS})")
     run.add_argument("--screen", action="store_true", help="print the LCD as 4 lines of 24 characters")
@@ -54,6 +63,9 @@ def register(subparsers):
                      help="connect the 15-pin SIO: 'pty' (a pseudo-terminal, whose path is printed, "
                           "for pc1360 send/receive or a terminal), or a pyserial URL such as "
                           "socket://HOST:PORT")
+    run.add_argument("--fast", action="store_true",
+                     help="headless with --serial: do not keep real time (by default the run "
+                          "keeps pace with the peer, and --for counts from when the link goes quiet)")
     run.add_argument("--serial-format", type=_frame_format, default=FrameFormat(),
                      metavar="BAUD,PARITY,BITS,STOP",
                      help="the line's format; it must match the OPEN statement (default 1200,N,8,1)")
@@ -117,15 +129,32 @@ def _build_machine(args, engine):
     for message in store.messages:
         print(f"pc1360: {message}", file=sys.stderr)
     machine.card_store = store
-    return machine
+    # a card without a file, or whose damaged file was set aside, is a new card
+    return machine, data is None
 
 
-def _load(machine, path):
-    from emulator.machine.program_files import load_file
+def _load(machine, paths):
+    """One --load puts its file on the card as CLOAD would; several are put there together,
+    as if each were MERGEd after the one before (their line numbers must differ)."""
+    from emulator.machine.program_files import load_file, load_together, read_program
+
+    if len(paths) == 1:
+        loaded = _file_step(paths[0], load_file, machine, paths[0])
+    else:
+        programs = [(path.name, *_file_step(path, read_program, path)) for path in paths]
+        try:
+            loaded = load_together(machine, programs)
+        except ValueError as exc:
+            raise UsageError(f"--load: {exc}") from None
+    print(f"pc1360: loaded {loaded}", file=sys.stderr)
+
+
+def _file_step(path, step, *args):
+    """step(*args), its faults told as those of the --load file `path`."""
     from pc1360.errors import FormatError
 
     try:
-        print(f"pc1360: loaded {load_file(machine, path)}", file=sys.stderr)
+        return step(*args)
     except FormatError as exc:
         raise UsageError(f"--load {exc.in_file(path)}") from None
     except (ValueError, OSError) as exc:
@@ -133,13 +162,32 @@ def _load(machine, path):
 
 
 def _boot(machine):
-    """Run to the first key wait; a fresh card's CLEAR question is answered Y so that a
-    program can be loaded onto an initialised card."""
+    """Run to a key wait with the card ready for a program: Y to the CLEAR question (a
+    fresh card must be initialised before a program goes on it); a card refused at the
+    question (its lone "*", which no key leaves) is reset first, as with the machine's
+    reset button."""
     machine.key_wait_ready(BOOT_TIMEOUT)
+    if machine.screen_text() == REFUSED_CARD:
+        print("pc1360: the card was left refused at the S1 CLEAR question (\"*\"): resetting",
+              file=sys.stderr)
+        machine.reset()
+        machine.key_wait_ready(BOOT_TIMEOUT)
     if CARD_QUESTION in machine.screen_text():
-        print("pc1360: fresh RAM card: answering Y to the S1 CLEAR question", file=sys.stderr)
+        print("pc1360: answering Y to the S1 CLEAR question (a fresh RAM card)", file=sys.stderr)
         machine.type_keys("Y")
         machine.key_wait_ready(BOOT_TIMEOUT)
+
+
+def _to_run_prompt(machine):
+    """Bring the machine to the RUN-mode prompt, whatever state its card was saved in, by
+    the keys a user of the real machine would press: BRK to stop a program, CLS to clear
+    an error, MODE until RUN shows."""
+    machine.tap("BRK", timeout=PROMPT_TIMEOUT)
+    machine.type_keys("{CLS}", timeout=PROMPT_TIMEOUT)
+    for _mode in range(MODES):
+        if "RUN" in machine.symbols():
+            break
+        machine.type_keys("{MODE}", timeout=PROMPT_TIMEOUT)
 
 
 def save_png(machine, path, scale=4):
@@ -174,8 +222,7 @@ def cmd_run(args):
         _check_output(option, path)
     engine = choose_engine(args)
     with _stop_signals_interrupt():
-        machine = _build_machine(args, engine)
-        first_start = not machine.card_store.path.exists()
+        machine, first_start = _build_machine(args, engine)
         try:
             status = _session(machine, args, first_start)
         finally:
@@ -188,18 +235,25 @@ def cmd_run(args):
 def _session(machine, args, first_start):
     import importlib.resources
 
-    _connect(machine, args)
-    if args.load:
+    if args.load or args.keys or first_start:
         _boot(machine)
-        _load(machine, args.load)
-    elif first_start and not args.headless:
+    if first_start and not args.load:
         # A new card comes with Kniffel on it, so DEF K starts the game at once.
-        _boot(machine)
-        _load(machine, importlib.resources.files("basic_src") / "kniffel.bas")
+        _load(machine, [importlib.resources.files("basic_src") / "kniffel.bas"])
+    if args.load:
+        _load(machine, args.load)
+    if args.load or args.keys or first_start:
+        _to_run_prompt(machine)
+    # plugged in once the machine is ready, so that a peer started on seeing the port's
+    # path finds the keys' LOAD or OPEN soon, not the card being prepared
+    _connect(machine, args)
     if not args.headless:
         return _run_window(machine, args)
     machine.type_keys(args.keys)
-    machine.run_for(args.seconds)
+    if args.serial and not args.fast:
+        _run_paced(machine, args.seconds)
+    else:
+        machine.run_for(args.seconds)
     if args.screen:
         for line in machine.screen_text():
             print(line)
@@ -207,6 +261,33 @@ def _session(machine, args, first_start):
         save_png(machine, args.screenshot)
     print(f"emulated time: {machine.emulated_seconds:.3f} s", file=sys.stderr)
     return 0
+
+
+def _run_paced(machine, seconds):
+    """Run in real time with a serial link attached, since the peer (pc1360 send, a
+    terminal) sends and reads at wall-clock pace; `seconds` count from when the link last
+    carried a byte and nothing is left queued for the machine. Bytes still queued at the
+    end are reported: the program was cut off mid-transfer."""
+    import time
+
+    from pc1360.facts import CYCLES_PER_SECOND
+
+    sio = machine.sio
+    wall_start, start = time.monotonic(), machine.now()
+    quiet = round(seconds * CYCLES_PER_SECOND)
+    limit = start + round(MAX_SECONDS * CYCLES_PER_SECOND)
+    while machine.now() < limit:
+        machine.run_for(PACE_SLICE)
+        now = machine.now()
+        since = now - max(start, sio.active_at or start)
+        if since >= quiet and not sio.pending:
+            break
+        ahead = (now - start) / CYCLES_PER_SECOND - (time.monotonic() - wall_start)
+        if ahead > 0:
+            time.sleep(ahead)
+    if sio.pending:
+        print(f"pc1360: the run ended with {sio.pending} bytes from the serial link not yet "
+              "read by the machine (the transfer was cut off; give a longer --for)", file=sys.stderr)
 
 
 def _save_card(machine):
@@ -311,9 +392,10 @@ def _run_window(machine, args):
     try:
         import pygame
 
-        from emulator.frontend import run_window
+        from emulator.frontend import run_window, settings
     except ImportError as exc:
         raise UsageError(f"the window front-end is not available ({exc}); use --headless") from None
+    args.settings_file = settings.default_path()  # zoom and contrast kept between runs
     try:
         return run_window(machine, args)
     except pygame.error as exc:

@@ -19,7 +19,9 @@ def register(subparsers):
         "tokenize", help="turn BASIC source into a program image, card, tape record or WAV",
         description="Tokenize a BASIC source file (UTF-8, or the machine's 8-bit codes) as "
                     "the PC-1360 stores typed lines.")
-    tok.add_argument("source", metavar="SRC", help="source file, or - for standard input")
+    tok.add_argument("source", metavar="SRC", nargs="+",
+                     help="source file, or - for standard input; several sources make one "
+                          "program of them all (each needs its own line numbers; give -o)")
     tok.add_argument("-o", "--output", metavar="OUT", type=Path,
                      help="output file (default: SRC with the format's suffix; standard "
                           "output when SRC is -)")
@@ -45,30 +47,61 @@ def register(subparsers):
 
 
 def cmd_tokenize(args):
-    from emulator.machine.atomic_write import write_atomic
     from pc1360.errors import FormatError
     from pc1360.tokenizer import parse_program
 
-    name = "<stdin>" if args.source == "-" else args.source
-    source = _read(args.source)
+    sources = args.source
+    if len(sources) > 1 and args.output is None:
+        raise UsageError("several sources make one program: give -o OUT")
+    if sources.count("-") > 1:
+        raise UsageError("standard input (-) can be read only once")
     form = args.format or _format_from_suffix(args.output)
+    named = []
+    for source_name in sources:
+        name = "<stdin>" if source_name == "-" else source_name
+        try:
+            parsed = parse_program(_read(source_name), long_lines=args.long_lines)
+        except FormatError as exc:
+            _report(name, exc)
+            return 1
+        for warning in parsed.warnings:
+            _report(name, warning, "warning: ")
+        named.append((name, parsed.image))
+    return _write_program(args, _merged(named), form)
+
+
+def _merged(named):
+    """The one image of the (name, image) pairs; a line number in two of them is refused."""
+    from pc1360.image import merge_images
+
+    if len(named) == 1:
+        return named[0][1]
     try:
-        parsed = parse_program(source, long_lines=args.long_lines)
-        data = _encode(parsed.image, form, args)
+        return merge_images(named)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _write_program(args, image, form):
+    """Encode `image` as `form` and write it to -o OUT (or the default output)."""
+    from emulator.machine.atomic_write import write_atomic
+    from pc1360.errors import FormatError
+
+    try:
+        data = _encode(image, form, args)
     except FormatError as exc:
-        _report(name, exc)
+        _report(" + ".join("<stdin>" if name == "-" else name for name in args.source), exc)
         return 1
-    for warning in parsed.warnings:
-        _report(name, warning, "warning: ")
-    if args.output is None and args.source == "-":
+    if args.output is None and args.source == ["-"]:
         if sys.stdout.isatty():
             raise UsageError("will not write binary data to a terminal: give -o OUT")
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return 0
-    output = args.output or Path(args.source).with_suffix("." + form)
-    if args.source != "-" and output.exists() and os.path.samefile(output, args.source):
-        raise UsageError(f"{output} is the source file itself: give another -o OUT")
+    output = args.output or Path(args.source[0]).with_suffix("." + form)
+    for source in args.source:
+        if source != "-" and output.exists() and os.path.samefile(output, source):
+            raise UsageError(f"{output} is the source file itself: give another -o OUT")
     try:
         write_atomic(output, data)
     except OSError as exc:

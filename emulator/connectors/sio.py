@@ -78,6 +78,7 @@ class SerialPort:
         self.machine = machine
         self.link = None
         self.link_error = None  # why the last link was dropped
+        self.active_at = None  # machine cycle of the last byte either way (None: none yet)
         self._latch = 0
         self.line = SioPort(fmt or FrameFormat())
         bus = machine.bus
@@ -136,11 +137,16 @@ class SerialPort:
     # -- the host's side -----------------------------------------------------------------
     def send(self, data):
         """Queue bytes for the pocket's RD, from now on."""
+        if data:
+            self.active_at = self.machine.now()
         self.line.host_send(bytes(data), self.machine.now())
 
     def receive(self):
         """The bytes the pocket has sent on SD so far, each returned once."""
-        return self.line.host_receive(self.machine.now())
+        data = self.line.host_receive(self.machine.now())
+        if data:
+            self.active_at = self.machine.now()
+        return data
 
     @property
     def pending(self):

@@ -10,7 +10,8 @@ import os
 def run_window(machine, args=None):
     """Open the window and run `machine` until it is closed; returns an exit status.
 
-    `args` may carry zoom, mute, contrast, turbo and screenshot_dir (all optional).
+    `args` may carry zoom, mute, contrast, turbo, screenshot_dir and settings_file (all
+    optional).
     """
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from emulator.frontend.app import Window

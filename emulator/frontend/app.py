@@ -6,6 +6,7 @@ what changed: the LCD when display RAM changed, keys whose pressed state changed
 """
 
 import io
+import os
 import sys
 import time
 from datetime import datetime
@@ -15,6 +16,7 @@ import pygame
 
 from emulator.frontend import case_layout as layout
 from emulator.frontend import host_keys as keymap
+from emulator.frontend import settings
 from emulator.frontend.audio import Sound
 from emulator.frontend.key_feed import KeyFeeder
 from emulator.frontend.render import Renderer
@@ -30,6 +32,11 @@ from pc1360.facts import (
 
 FPS = 60
 DEFAULT_ZOOM = 2
+MAX_ZOOM = 8  # as --zoom allows
+INVISIBLE_DRIVERS = ("offscreen", "dummy")
+# Events after which the window's pixels may be gone: it was uncovered, moved or restored.
+REPAINT_EVENTS = (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWMOVED,
+                  pygame.WINDOWRESTORED, pygame.WINDOWSHOWN)
 # The display bytes that light something: in each 512-byte block, lines 1 and 3 (offsets
 # 0x00-0x3B) and lines 2 and 4 (0x40-0x7B); then the symbol byte. The firmware keeps
 # scratch bytes elsewhere in display RAM and changes them all the time.
@@ -48,27 +55,50 @@ MAX_QUEUED_STEPS = 32
 
 
 def _default_zoom():
-    """2, or less when the desktop is too small for it."""
+    """The largest integer zoom that fits 90% of the desktop; at least 2 (where the key
+    legends are legible) when 2 fits the whole desktop, as on a 1280- or 1366-pixel one."""
     sizes = pygame.display.get_desktop_sizes()
     if not sizes:
         return DEFAULT_ZOOM
     width, height = sizes[0]
-    fits = min(width * 9 // 10 // layout.CASE_SIZE[0], height * 9 // 10 // layout.CASE_SIZE[1])
-    return max(1, min(DEFAULT_ZOOM, fits))
+    case_w, case_h = layout.CASE_SIZE
+    fits = min(width * 9 // 10 // case_w, height * 9 // 10 // case_h)
+    if fits < DEFAULT_ZOOM and width >= DEFAULT_ZOOM * case_w and height >= DEFAULT_ZOOM * case_h:
+        return DEFAULT_ZOOM
+    return max(1, min(MAX_ZOOM, fits))
+
+
+def _check_display():
+    """pygame.error when SDL fell back to a driver that shows nothing (no X or Wayland
+    display): the window would run unseen. A driver chosen with SDL_VIDEODRIVER is kept."""
+    driver = pygame.display.get_driver()
+    if driver in INVISIBLE_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
+        raise pygame.error(f"no usable display (SDL found only its {driver!r} driver; is "
+                           "DISPLAY or WAYLAND_DISPLAY set?)")
+
+
+def _first(*values):
+    return next((value for value in values if value is not None), None)
 
 
 class Window:
     """The PC-1360 in a window. `args` options (all optional): zoom, mute, contrast,
-    turbo, screenshot_dir."""
+    turbo, screenshot_dir, settings_file (where zoom and contrast are kept between runs)."""
 
     def __init__(self, machine, args=None):
         started = time.perf_counter()
         self.machine = machine
         pygame.display.init()
+        _check_display()
         pygame.font.init()
-        contrast = getattr(args, "contrast", None)
-        self.renderer = Renderer(getattr(args, "zoom", None) or _default_zoom(),
-                                 layout.DEFAULT_CONTRAST if contrast is None else contrast)
+        # an option wins over the setting kept from the last run, which wins over the default
+        self.settings_file = getattr(args, "settings_file", None)
+        kept = settings.load(self.settings_file) if self.settings_file else {}
+        contrast = _first(getattr(args, "contrast", None), kept.get("contrast"), layout.DEFAULT_CONTRAST)
+        zoom = _first(getattr(args, "zoom", None), kept.get("zoom"))
+        # only a zoom the user chose is kept: one picked for this screen is picked again
+        self._zoom_chosen = zoom is not None
+        self.renderer = Renderer(zoom or _default_zoom(), contrast)
         self.screen = pygame.display.set_mode(self.renderer.size, pygame.RESIZABLE)
         pygame.display.set_caption("Sharp PC-1360")
         pygame.key.set_repeat(*KEY_REPEAT)
@@ -156,6 +186,7 @@ class Window:
         zoom = max(1, min(width // case_w, height // case_h))
         if zoom != self.renderer.zoom:
             self.renderer.set_zoom(zoom)
+            self._zoom_chosen = True
         self.screen = pygame.display.get_surface()
         self._layout_screen()
 
@@ -183,6 +214,8 @@ class Window:
             self.running = False
         elif kind == pygame.VIDEORESIZE:
             self.resize(event.w, event.h)
+        elif kind in REPAINT_EVENTS:
+            self._layout_screen()
         elif kind == pygame.WINDOWFOCUSLOST:
             self._release_mouse_keys()
         elif kind == pygame.MOUSEBUTTONDOWN and event.button in (1, 3):
@@ -417,6 +450,13 @@ class Window:
                 self.machine.save_card()
             except OSError as exc:
                 print(f"pc1360: could not save the RAM card: {exc}", file=sys.stderr)
+        if self.settings_file:
+            try:
+                settings.save(self.settings_file, contrast=self.renderer.contrast,
+                              zoom=self.renderer.zoom if self._zoom_chosen else None)
+            except OSError as exc:
+                print(f"pc1360: could not keep the window settings in {self.settings_file}: "
+                      f"{exc.strerror or exc}", file=sys.stderr)
         self.sound.close()
         pygame.display.quit()
 

@@ -41,13 +41,15 @@ def write_atomic(path, data: bytes, *, create_dirs=False):
     """Write `data` to `path` so that a reader sees the old file or the new one, never a
     partial one: a temporary file in the same directory, flushed, then os.replace. The
     temporary's name carries our process id, so that one left by a killed writer is known
-    as stale and removed at the next write. TargetError (an OSError) for a path that is
+    as stale and removed at the next write. A new file gets the umask's mode, a replaced
+    one keeps its own. TargetError (an OSError) for a path that is
     not to be written (writable_target)."""
     target = writable_target(path, create_dirs=create_dirs)
     _remove_stale(target)
     fd, tmp = tempfile.mkstemp(prefix=f"{_tmp_prefix(target)}{os.getpid()}.", suffix=".tmp",
                                dir=target.parent)
     try:
+        os.fchmod(fd, _new_mode(target))
         with os.fdopen(fd, "wb") as out:
             out.write(data)
             out.flush()
@@ -56,6 +58,17 @@ def write_atomic(path, data: bytes, *, create_dirs=False):
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+def _new_mode(target):
+    """The mode the written file gets: a replaced file's own, else what the umask lets
+    through of rw-rw-rw- (as open() would give), not mkstemp's private 0600."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mask = os.umask(0)  # the only way to read it; set straight back
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def _tmp_prefix(target):

@@ -172,6 +172,8 @@ class PC1360:
         for step in keys.parse(script):
             if isinstance(step, keys.Wait):
                 self.run_for(step.seconds)
+            elif isinstance(step, keys.Hold):
+                hold = step.seconds
             else:
                 self.tap(step.key, hold, timeout)
 

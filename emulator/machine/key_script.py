@@ -1,6 +1,8 @@
-"""Key scripts: text that types itself, with {NAME} for named keys and {WAIT n} for pauses.
+"""Key scripts: text that types itself, with {NAME} for named keys, {WAIT n} for pauses and
+{HOLD n} for how long the keys after it are held.
 
-`1+1{ENTER}`, `10 PRINT "HELLO"{ENTER}`, `{MODE}`, `{WAIT 5}` (half a second). Letters type
+`1+1{ENTER}`, `10 PRINT "HELLO"{ENTER}`, `{MODE}`, `{WAIT 5}` (half a second), `{HOLD 300}`
+(each later key held 300 ms: long enough for a program whose INKEY$ loop takes that long). Letters type
 as their keys whatever their case; a newline is ENTER; the characters on shifted keycaps
 (`! " # $ % & ? @ < > \\ ^`) are typed as SHIFT then the key, as the firmware latches SHIFT.
 """
@@ -15,6 +17,7 @@ NAMED_KEYS = ("ENTER", "DEF", "SHIFT", "SML", "MODE", "BRK", "CLS", "UP", "DOWN"
               "RIGHT", "INS", "DEL", "OFF", "SPACE", "KANA")
 _BRACE = re.compile(r"\{([A-Z]+)(?: ([0-9]+))?\}")
 MAX_WAIT = 36_000  # tenths of a second: an hour's pause is the longest a script may ask
+MAX_HOLD = 10_000  # milliseconds: longer, a key would be a held key, not a typed one
 
 
 class KeyScriptError(ValueError):
@@ -28,6 +31,13 @@ class Tap:
 
 @dataclass(frozen=True)
 class Wait:
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Hold:
+    """The keys after it are held this long (the machine's default is KEY_HOLD)."""
+
     seconds: float
 
 
@@ -51,8 +61,16 @@ def _tenths(digits, pos):
     return value
 
 
+def _milliseconds(digits, pos):
+    value = bounded_int(digits, MAX_HOLD)
+    if not value:
+        raise KeyScriptError(f"{{HOLD {shown(digits)}}} at position {pos}: 1 to {MAX_HOLD} "
+                             "milliseconds")
+    return value
+
+
 def parse(script):
-    """The steps of `script`: a list of Tap and Wait."""
+    """The steps of `script`: a list of Tap, Wait and Hold."""
     steps = []
     pos = 0
     while pos < len(script):
@@ -64,6 +82,8 @@ def parse(script):
             name, number = match.groups()
             if name == "WAIT" and number is not None:
                 steps.append(Wait(_tenths(number, pos) / 10))
+            elif name == "HOLD" and number is not None:
+                steps.append(Hold(_milliseconds(number, pos) / 1000))
             elif name in NAMED_KEYS and number is None:
                 steps.append(Tap(name))
             else:

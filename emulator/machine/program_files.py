@@ -10,6 +10,7 @@ from pathlib import Path
 from pc1360.detect import detect_kind, image_of
 from pc1360.errors import FormatError
 from pc1360.facts import END_PTR, SYSTEM_END_COPY
+from pc1360.image import merge_images
 from pc1360.ramcard import read_card
 from pc1360.tokenizer import tokenize
 
@@ -55,3 +56,12 @@ def load_file(machine, path):
         return f"card image {name}"
     machine.load_program(data)
     return f"program {name}"
+
+
+def load_together(machine, programs):
+    """Put several programs on `machine`'s card at once, each line where its number puts
+    it: `programs` are (file name, read_program's kind and data), a card image giving its
+    program. ValueError when two share a line number (pc1360.image.merge_images)."""
+    named = [(name, read_card(data) if kind == "card" else data) for name, kind, data in programs]
+    machine.load_program(merge_images(named))
+    return "programs " + ", ".join(name for name, _image in named)

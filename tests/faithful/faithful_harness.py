@@ -37,13 +37,14 @@ from pc1360.facts import LCD_WIDTH as WIDTH
 from pc1360.facts import TEXT_COLUMNS as COLUMNS
 from pc1360.facts import TEXT_ROWS as LINES
 from pc1360.facts import TEXT_X0 as CELL_X0
+from tests.helpers import rom_set
 
 HERE = Path(__file__).resolve().parent
 CASES_DIR = HERE / "cases"
 REFERENCE_DIR = HERE / "reference"
 KNOWN_FAILURES = HERE / "known_failures.txt"
 ROOT = HERE.parent.parent
-ROM_DIR = ROOT.parent / "shared" / "roms" / "pc1360"
+ROM_DIR = rom_set.find()[0] or rom_set.SHARED  # the set the tests use (tests/conftest.py)
 CORPUS_DIR = ROOT.parent / "shared" / "corpus"
 
 # Two samples 0.3 s apart after the settle point: a blink phase (~0.5 s) cannot hide both.

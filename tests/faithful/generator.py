@@ -230,7 +230,7 @@ def area_arrays(rng):
         bodies = [f"WAIT 0:DIM Y({n},{m})", f"Y({n},{m})=7:Y(0,0)=-1", f"PRINT Y({i},1);Y({n},{m})"]
     elif kind < 0.8:
         size = rng.choice(["", "*1", "*5", "*80"])
-        bodies = [f"WAIT 0:DIM N$({n}){size}", f'N$(0)="ABCDEFGHIJKLMNOPQRST"',
+        bodies = [f"WAIT 0:DIM N$({n}){size}", 'N$(0)="ABCDEFGHIJKLMNOPQRST"',
                   f"PRINT N$(0);LEN N$({i})"]
     else:
         bodies = ["WAIT 0:A=5:B=6", f"A({rng.choice(['1', '2', '26', '27', '0'])})=9",

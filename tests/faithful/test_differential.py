@@ -16,9 +16,8 @@ import tomllib
 
 import pytest
 
-from tests.faithful import differential
+from tests.faithful import differential, generator
 from tests.faithful import faithful_harness as harness
-from tests.faithful import generator
 
 CI_SEED = 15
 CI_COUNT = 38              # two cases of each area

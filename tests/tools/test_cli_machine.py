@@ -14,14 +14,15 @@ def run(rom_dir, tmp_path, *args):
 
 
 def test_headless_run_prints_the_screen_and_time(rom_dir, tmp_path, capsys):
-    assert run(rom_dir, tmp_path, "--keys", "Y1+1{ENTER}", "--screen", "--for", "0.5") == 0
+    # a first start: the CLEAR question is answered and the keys begin at the cleared prompt
+    assert run(rom_dir, tmp_path, "--keys", "1+1{ENTER}", "--screen", "--for", "0.5") == 0
     out, err = capsys.readouterr()
-    assert out.splitlines() == ["RUN MODE".ljust(24), "1+1".ljust(24), "2.".rjust(24), " " * 24]
+    assert out.splitlines() == ["1+1".ljust(24), "2.".rjust(24), " " * 24, " " * 24]
     assert "emulated time:" in err
 
 
 def test_card_and_state_survive_between_runs(rom_dir, tmp_path, capsys):
-    assert run(rom_dir, tmp_path, "--keys", "Y{MODE}10 PRINT 7{ENTER}{MODE}", "--for", "0.2") == 0
+    assert run(rom_dir, tmp_path, "--keys", "{MODE}NEW{ENTER}10 PRINT 7{ENTER}{MODE}", "--for", "0.2") == 0
     data, state, problem = card.decode((tmp_path / "card.bin").read_bytes())
     assert problem is None and state and len(data) == 32768
     capsys.readouterr()
@@ -63,11 +64,13 @@ def test_missing_rom_set_is_a_usage_error(tmp_path, capsys):
 
 
 def test_corrupt_card_file_is_set_aside_and_reported(rom_dir, tmp_path, capsys):
+    # the blank card started in its place is a new card: it gets Kniffel
     (tmp_path / "card.bin").write_bytes(b"junk")
     assert run(rom_dir, tmp_path, "--screen", "--for", "0.5") == 0
     out, err = capsys.readouterr()
     assert "moved to" in err
-    assert "RAM CARD S1 CLEAR O.K. ?" in out
+    assert "answering Y to the S1 CLEAR question" in err and "loaded program kniffel.bas" in err
+    assert "RAM CARD S1 CLEAR O.K. ?" not in out
     assert any(p.name.startswith("card.bin.corrupt-") for p in tmp_path.iterdir())
 
 
@@ -75,8 +78,8 @@ def test_installed_set_is_the_default(rom_dir, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert main(["rom", "install", str(rom_dir)]) == 0
     assert main(["run", "--headless", "--screen", "--for", "0.5"]) == 0
-    out = capsys.readouterr().out
-    assert "RAM CARD S1 CLEAR O.K. ?" in out
+    err = capsys.readouterr().err
+    assert "answering Y to the S1 CLEAR question" in err  # the firmware's question
     assert (tmp_path / "data" / "pc1360" / "card-s1-32k.bin").is_file()
 
 

@@ -112,3 +112,46 @@ def test_list_garbage_never_tracebacks(capsys, tmp_path):
         path.write_bytes(data)
         status, _, err = run(capsys, "list", path)
         assert status == 1 and "Traceback" not in err and err.startswith(str(path))
+
+
+def test_tokenize_several_sources_makes_one_program(capsys, src, tmp_path):
+    later = tmp_path / "later.bas"
+    later.write_text('5 REM FIRST\n30 END\n', encoding="utf-8")
+    both = tmp_path / "all.img"
+    assert run(capsys, "tokenize", src, later, "-o", both) == (0, "", "")
+    assert run(capsys, "list", both) == (0, "5:REM FIRST\n" + LISTING + "30:END\n", "")
+
+
+def test_tokenize_refuses_sources_that_share_a_line_number(capsys, src, tmp_path):
+    clash = tmp_path / "clash.bas"
+    clash.write_text('20 END\n', encoding="utf-8")
+    status, _out, err = run(capsys, "tokenize", src, clash, "-o", tmp_path / "all.img")
+    assert status == 1
+    assert "clash.bas: line 20 also in " in err and "prog.bas" in err
+    assert not (tmp_path / "all.img").exists()
+
+
+def test_tokenize_several_sources_needs_an_output(capsys, src):
+    status, _out, err = run(capsys, "tokenize", src, src)
+    assert status == 1 and "give -o OUT" in err
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_written_files_get_the_umasks_mode(capsys, src, tmp_path, umask, mode):
+    import os
+    import stat
+
+    old = os.umask(umask)
+    try:
+        assert run(capsys, "tokenize", src, "-o", tmp_path / "p.img")[0] == 0
+        assert main(["run", "--engine", "builtin", "--headless", "--for", "0",
+                     "--card-file", str(tmp_path / "card.bin"),
+                     "--screenshot", str(tmp_path / "lcd.png")]) == 0
+    finally:
+        os.umask(old)
+    for name in ("p.img", "card.bin", "lcd.png"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == mode, name
+    # a file replaced keeps the mode it has
+    (tmp_path / "p.img").chmod(0o640)
+    assert run(capsys, "tokenize", src, "-o", tmp_path / "p.img")[0] == 0
+    assert stat.S_IMODE((tmp_path / "p.img").stat().st_mode) == 0o640

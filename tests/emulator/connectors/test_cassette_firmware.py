@@ -119,7 +119,7 @@ def test_cli_csave_to_a_wav_then_cload_it_on_a_fresh_card(rom_dir, tmp_path, cap
     assert tape.program_from_tape(wav.read_bytes(), "wav") == tokenize(SMALL)
     fresh = tmp_path / "two.bin"
     assert main(run + ["--card-file", str(fresh), "--tape", str(wav),
-                       "--keys", "YCLOAD{ENTER}", "--for", "14"]) == 0
+                       "--keys", "CLOAD{ENTER}", "--for", "14"]) == 0
     assert card_program(fresh) == tokenize(SMALL)
 
 

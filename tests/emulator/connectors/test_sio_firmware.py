@@ -275,7 +275,8 @@ def test_cli_run_with_a_serial_pty_loads_what_pc1360_send_sends(request, engine,
 
     monkeypatch.setattr(sio, "open_link", open_and_start_sending)
     card_file = tmp_path / "card.bin"
-    keys = "Y" + PTY.open_statement() + "{ENTER}LOAD{ENTER}"
+    # NEW: a first start puts Kniffel on the card, and the program is to arrive on an empty one
+    keys = "{MODE}NEW{ENTER}{MODE}" + PTY.open_statement() + "{ENTER}LOAD{ENTER}"
     # the emulated LOAD waits for the bytes; 20 s is about a second of wall time
     assert main(["run", *rom, "--engine", engine, "--headless", "--card-file", str(card_file),
                  "--serial", "pty", "--keys", keys, "--for", "20"]) == 0

@@ -48,3 +48,12 @@ def test_a_wait_too_long_is_refused_by_name(digits):
 
 def test_a_wait_with_leading_zeros_is_its_value():
     assert parse("{WAIT " + "0" * 5000 + "36000}") == [Wait(3600.0)]
+
+
+def test_hold_sets_how_long_the_later_keys_are_held():
+    from emulator.machine.key_script import Hold
+
+    assert parse("A{HOLD 300}B") == [Tap("A"), Hold(0.3), Tap("B")]
+    for bad in ("{HOLD 0}", "{HOLD 10001}", "{HOLD}"):
+        with pytest.raises(KeyScriptError):
+            parse(bad)
