@@ -35,7 +35,7 @@ def test_a_headless_first_start_gets_kniffel(run):
     status, _screen, err = run()
     assert status == 0
     assert "answering Y to the S1 CLEAR question" in err and "loaded program kniffel.bas" in err
-    status, screen, _err = run("--keys", "{DEF}K")
+    status, screen, _err = run("--keys", "{DEF}K", "--for", "2")  # (the prompt takes a moment)
     assert status == 0 and screen[0].startswith("ANZAHL SPIELER?")
 
 
@@ -79,7 +79,7 @@ def test_two_loads_leave_both_programs_runnable(run):
     status, _screen, err = run(*loads)
     assert status == 0 and "loaded programs kniffel.bas, yahtzee.bas" in err
     assert run("--keys", "{DEF}J")[1][0].startswith("AANTAL SPELERS?")
-    assert run("--keys", "{BRK}{DEF}K")[1][0].startswith("ANZAHL SPIELER?")
+    assert run("--keys", "{BRK}{DEF}K", "--for", "2")[1][0].startswith("ANZAHL SPIELER?")
 
 
 def test_loads_that_share_a_line_number_are_refused(run, tmp_path):
