@@ -23,7 +23,7 @@ from pc1360.errors import FormatError
 from pc1360.facts import LINE_REF, PREFIX, QUOTE
 from pc1360.image import split_image
 from pc1360.keywords import BY_CODE
-from pc1360.token_walk import BYTE, KEYWORD, REM_TEXT, STRING, walk
+from pc1360.token_walk import BYTES, KEYWORD, REM_TEXT, STRING, walk
 from pc1360.tokenizer import tokenize_line
 
 _SPACE = 0x20
@@ -61,8 +61,10 @@ def _body_text(body, ascii, form):
     out = []
     append = out.append
     for kind, start, end, value in walk(body):
-        if kind == BYTE:
-            append(_plain(value, glyphs, form))
+        if kind == BYTES:
+            plain = _NICE_PLAIN[ascii] if form == _NICE else None
+            append("".join([plain[byte] for byte in body[start:end]] if plain else
+                           [_plain(byte, glyphs, form) for byte in body[start:end]]))
         elif kind == STRING:
             append("".join([_char(byte, glyphs) for byte in body[start:end]]))
         elif kind == REM_TEXT:
@@ -92,6 +94,11 @@ def _plain(byte, glyphs, form):
         return f"\\x{byte:02X}"
     char = glyphs.get(byte)
     return char if char is not None else f"\\x{byte:02X}"
+
+
+# what each byte outside strings lists as in the nice form, without and with --ascii
+_NICE_PLAIN = {ascii: [_plain(byte, charset.TO_ASCII if ascii else charset.TO_TEXT, _NICE)
+                       for byte in range(256)] for ascii in (False, True)}
 
 
 def _rem_text(rest, glyphs):

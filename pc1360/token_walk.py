@@ -6,12 +6,15 @@ A body (the bytes after LEN, without the final CR) is a run of elements:
 - LINE_NUMBER: 0x1F hi lo, a compiled line number (value: the number);
 - STRING: a quote and the bytes up to the next quote, or to the end of the body;
 - REM_TEXT: all that follows REM, kept as typed (never empty);
-- BYTE: any other byte (value: the byte), which is also what 0xFE before a code that
-  names no keyword, and 0x1F with fewer than two bytes after it, are.
+- BYTES: a run of other bytes (value: None), up to the next byte that may start one
+  of the kinds above; 0xFE before a code that names no keyword, and 0x1F with fewer
+  than two bytes after it, are other bytes too. (Runs, not single bytes: the lister
+  walks every line, and most of a line is names, digits and operators.)
 
 Inside a string or REM text no byte is a keyword or a line number.
 """
 
+import re
 from typing import NamedTuple
 
 from pc1360.facts import LINE_REF, PREFIX, QUOTE
@@ -21,14 +24,17 @@ KEYWORD = "keyword"
 LINE_NUMBER = "line number"
 STRING = "string"
 REM_TEXT = "rem text"
-BYTE = "byte"
+BYTES = "bytes"
+
+
+_MAY_START = re.compile(b"[" + re.escape(bytes((PREFIX, LINE_REF, QUOTE))) + b"]")
 
 
 class Element(NamedTuple):
     kind: str
     start: int  # offset of its first byte in the body
     end: int  # one past its last byte
-    value: int | None  # the code, line number or byte; None for STRING and REM_TEXT
+    value: int | None  # the code or line number; None for the other kinds
 
 
 def walk(body):
@@ -54,5 +60,7 @@ def walk(body):
             yield make(Element, (STRING, i, end, None))
             i = end
         else:
-            yield make(Element, (BYTE, i, i + 1, byte))
-            i += 1
+            found = _MAY_START.search(body, i + 1)
+            end = size if found is None else found.start()
+            yield make(Element, (BYTES, i, end, None))
+            i = end

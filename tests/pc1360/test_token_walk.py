@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from pc1360.keywords import BY_NAME, KEYWORDS
 from pc1360.token_walk import (
-    BYTE,
+    BYTES,
     KEYWORD,
     LINE_NUMBER,
     REM_TEXT,
@@ -26,22 +26,22 @@ def kinds(body):
 
 
 @pytest.mark.parametrize("body, elements", [
-    (bytes((0xFE, PRINT)) + b"1", [(KEYWORD, bytes((0xFE, PRINT)), PRINT), (BYTE, b"1", 0x31)]),
+    (bytes((0xFE, PRINT)) + b"1", [(KEYWORD, bytes((0xFE, PRINT)), PRINT), (BYTES, b"1", None)]),
     (bytes((0xFE, GOTO, 0x1F, 0x01, 0x2C)),
      [(KEYWORD, bytes((0xFE, GOTO)), GOTO), (LINE_NUMBER, b"\x1f\x01\x2c", 300)]),
-    (b'A$="X\xfe\x97\x1f\x00\x0a"B', [(BYTE, b"A", 0x41), (BYTE, b"$", 0x24), (BYTE, b"=", 0x3D),
-                                      (STRING, b'"X\xfe\x97\x1f\x00\x0a"', None), (BYTE, b"B", 0x42)]),
+    (b'A$="X\xfe\x97\x1f\x00\x0a"B', [(BYTES, b"A$=", None),
+                                      (STRING, b'"X\xfe\x97\x1f\x00\x0a"', None), (BYTES, b"B", None)]),
     (b'"OPEN', [(STRING, b'"OPEN', None)]),  # a string runs to the line end
     (b'""', [(STRING, b'""', None)]),
     (bytes((0xFE, REM)) + b' "\xfe\x97', [(KEYWORD, bytes((0xFE, REM)), REM),
                                           (REM_TEXT, b' "\xfe\x97', None)]),
     (bytes((0xFE, REM)), [(KEYWORD, bytes((0xFE, REM)), REM)]),  # REM text is never empty
-    (bytes((0xFE, NO_KEYWORD, 0x22)), [(BYTE, b"\xfe", 0xFE), (BYTE, bytes((NO_KEYWORD,)), NO_KEYWORD),
+    (bytes((0xFE, NO_KEYWORD, 0x22)), [(BYTES, bytes((0xFE, NO_KEYWORD)), None),
                                        (STRING, b'"', None)]),
-    (b"1\xfe", [(BYTE, b"1", 0x31), (BYTE, b"\xfe", 0xFE)]),  # 0xFE at the end
-    (b"\x1f\x01", [(BYTE, b"\x1f", 0x1F), (BYTE, b"\x01", 0x01)]),  # too short for a line number
+    (b"1\xfe", [(BYTES, b"1", None), (BYTES, b"\xfe", None)]),  # 0xFE at the end
+    (b"\x1f\x01", [(BYTES, b"\x1f\x01", None)]),  # too short for a line number
     (b"\x1f\x22\xfe" + bytes((PRINT,)),  # a line number's bytes are only its bytes
-     [(LINE_NUMBER, b"\x1f\x22\xfe", 0x22FE), (BYTE, bytes((PRINT,)), PRINT)]),
+     [(LINE_NUMBER, b"\x1f\x22\xfe", 0x22FE), (BYTES, bytes((PRINT,)), None)]),
     (b"", []),
 ])
 def test_each_kind_of_element(body, elements):
@@ -86,7 +86,8 @@ _TEXT = st.lists(st.sampled_from(["A", "a", " ", "1", ":", "\\xFE", "\\x1F", "\\
 @given(st.integers(1, 65279), _TEXT, _TEXT)
 def test_walking_tokenized_lines_finds_what_was_typed(number, text, remark):
     line = tokenize_line(f'10 GOTO {number}:PRINT "{text}"X:REM{remark}', long_lines=True)
-    elements = [(e.kind, e.value) for e in walk(line.body)]
-    expected = [(KEYWORD, GOTO), (LINE_NUMBER, number), (BYTE, ord(":")), (KEYWORD, PRINT),
-                (STRING, None), (BYTE, ord("X")), (BYTE, ord(":")), (KEYWORD, REM)]
+    elements = [(e.kind, e.value if e.kind != BYTES else bytes(line.body[e.start:e.end]))
+                for e in walk(line.body)]
+    expected = [(KEYWORD, GOTO), (LINE_NUMBER, number), (BYTES, b":"), (KEYWORD, PRINT),
+                (STRING, None), (BYTES, b"X:"), (KEYWORD, REM)]
     assert elements == expected + ([(REM_TEXT, None)] if remark.lstrip(" ") else [])
