@@ -343,8 +343,10 @@ def compile_gosub(it, reader):
 
 @_keyword_body
 def compile_if(it, reader):
-    """IF c THEN line|label|keyword statement, IF c GOTO line, IF c statement. A
-    false condition skips the rest of the line. Without THEN a keyword must follow
+    """IF c THEN line|label|keyword statement, IF c GOTO line, IF c statement. Only a
+    condition above 0 is true: 0 and every negative value (-1, -.5, NOT 1, -1E-99) skip
+    the rest of the line (firmware engine, cases IF_negative_is_false, GEN_logic_1).
+    Without THEN a keyword must follow
     the condition: `IF 1 A=1`, `IF A$="X" B=1` and `IF 1` alone are ERROR 1 on the
     firmware engine, true or false."""
     cond_at, cond = reader.entry()
@@ -373,7 +375,7 @@ def compile_if(it, reader):
             state.pos = bad
             raise BasicError(SYNTAX)
         state.pos = after
-        if not condition:
+        if not condition > 0:
             skip_line()
         elif read is not None:
             # as GOTO: `THEN 45:END` is ERROR 1
