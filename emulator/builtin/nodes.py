@@ -120,8 +120,10 @@ def str_(value):
 
 
 def leading_number(text):
-    """VAL: the number at the start of a string (0 if there is none)."""
-    match = _VAL.match(text.decode("latin-1"))
+    """VAL: the number at the start of a string (0 if there is none). Spaces are skipped
+    wherever they stand: VAL "1 2" is 12, VAL "- 3" is -3, VAL "1 E 2" is 100 (firmware
+    engine, cases VAL_skips_spaces, GEN_val_1)."""
+    match = _VAL.match(text.replace(b" ", b"").decode("latin-1"))
     if not match:
         return bcd.ZERO
     return bcd.parse_number(match.group(1)) or bcd.ZERO
