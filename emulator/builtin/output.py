@@ -300,7 +300,8 @@ def stmt_print(it):
 def stmt_pause(it):
     segments, open_end, answer = print_fields(it)
     set_answer(it, answer)
-    show(it, layout(segments, open_end or it.screen.col > 0), open_end)
+    if segments != [[]] or open_end:    # PAUSE alone shows nothing, only waits (GEN_wait_1)
+        show(it, layout(segments, open_end or it.screen.col > 0), open_end)
     it.pending = ("delay", PAUSE_CYCLES)
 
 
