@@ -78,3 +78,18 @@ class BareMachine:
     def power_off(self):
         self.off = True
         self.lcd.enabled = False
+
+
+def machine_with(source):
+    """A BareMachine and a built-in engine on it, its card holding the program `source`
+    (BASIC text), at the RUN-mode prompt."""
+    from emulator.builtin.engine import BuiltinEngine
+    from pc1360.tokenizer import parse_program
+
+    machine = BareMachine()
+    engine = BuiltinEngine(machine)
+    engine.interp.program.init_card(0x8000)
+    engine.reset()
+    for line in parse_program(source).lines:
+        engine.interp.program.store(line.number, line.body)
+    return machine, engine

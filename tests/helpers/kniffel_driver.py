@@ -24,15 +24,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from emulator.machine.facade import PC1360
+from pc1360.facts import RANDOM_SEED, START_PTR
 from pc1360.tokenizer import tokenize
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "kniffel.bas"
-PROGRAM_START = 0xFFD7  # pointer to the 0xFF before the first program line
+PROGRAM_START = START_PTR  # pointer to the 0xFF before the first program line
 LINE_POINTER = 0xFEF2  # the firmware's pointer into the BASIC line being executed
 FIXED_A = 0xFA98  # fixed variable A; B is 8 bytes lower, ... (docs/stored_format.md §3.1)
-RANDOM_SEED = 0xFDE0  # RND's seed, 8 bytes (docs/stored_format.md §2.3); both engines step it alike
-
 
 def _source_lines():
     rows = (text.split(" ", 1) for text in SOURCE.read_text(encoding="utf-8").splitlines())

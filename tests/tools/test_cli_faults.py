@@ -15,6 +15,7 @@ from emulator.machine import atomic_write
 from emulator.machine import card_file as card
 from pc1360.listing import list_program
 from pc1360.ramcard import read_card
+from tests.helpers.file_faults import read_only_file_system
 from tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -159,17 +160,9 @@ def test_send_refuses_numbers_out_of_bounds(tmp_path, capsys, option, value):
 
 
 def test_a_damaged_card_on_a_read_only_file_system_is_kept_and_the_run_fails(tmp_path, capsys, monkeypatch):
-    # simulated (we are root): every create in the directory fails as on a read-only mount
     path = tmp_path / "card.bin"
     path.write_bytes(b"junk")
-    real_open = os.open
-
-    def read_only_open(name, flags, *args):
-        if flags & os.O_CREAT:
-            raise OSError(errno.EROFS, "Read-only file system", str(name))
-        return real_open(name, flags, *args)
-
-    monkeypatch.setattr(os, "open", read_only_open)
+    read_only_file_system(monkeypatch)
     assert run_builtin(tmp_path, "--for", "0") == 1
     err = capsys.readouterr().err
     assert "could not be set aside (Read-only file system)" in err and "could not save the RAM card" in err

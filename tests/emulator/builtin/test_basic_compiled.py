@@ -14,11 +14,10 @@ import pytest
 
 from emulator.builtin import bcd, expr, nodes
 from emulator.builtin import interp as interp_module
-from emulator.builtin.engine import BuiltinEngine, tokenize_body
+from emulator.builtin.engine import tokenize_body
 from emulator.builtin.interp import ANSWER, ANSWER_END
 from emulator.builtin.states import State
-from pc1360.tokenizer import parse_program
-from tests.helpers.bare_machine import BareMachine
+from tests.helpers.bare_machine import machine_with
 
 OUTCOMES = json.loads((Path(__file__).parent / "data" / "compiled_outcomes.json").read_text())
 
@@ -77,16 +76,6 @@ LAST_ANSWERS = [
     ("10 A=A+1:C=A/3,D=2:IF A<9 GOTO 10", 2),
     ("10 WAIT 0:A=A+1:IF A<9 GOTO 10\n20 PRINT A,A*2", 18),
 ]
-
-
-def machine_with(source):
-    machine = BareMachine()
-    engine = BuiltinEngine(machine)
-    engine.interp.program.init_card(0x8000)
-    engine.reset()
-    for line in parse_program(source).lines:
-        engine.interp.program.store(line.number, line.body)
-    return machine, engine
 
 
 def recorded(value):

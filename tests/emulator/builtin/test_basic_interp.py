@@ -9,21 +9,10 @@ import pytest
 from emulator.builtin import interp as interp_module
 from emulator.builtin import random_numbers
 from emulator.builtin.basic_errors import ILLEGAL, BasicError
-from emulator.builtin.engine import BuiltinEngine, tokenize_body
+from emulator.builtin.engine import tokenize_body
 from emulator.builtin.expr import compile_at
 from emulator.builtin.run_state import INPUT_BUFFER
-from pc1360.tokenizer import parse_program
-from tests.helpers.bare_machine import BareMachine
-
-
-def machine_with(source):
-    machine = BareMachine()
-    engine = BuiltinEngine(machine)
-    engine.interp.program.init_card(0x8000)
-    engine.reset()
-    for line in parse_program(source).lines:
-        engine.interp.program.store(line.number, line.body)
-    return machine, engine
+from tests.helpers.bare_machine import machine_with
 
 
 def run(source, cycles=2_000_000, keys=()):

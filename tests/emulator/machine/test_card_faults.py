@@ -14,6 +14,7 @@ from emulator.machine import atomic_write
 from emulator.machine import card_file as card
 from emulator.machine.card_file import CardFileError, CardNotSaved, CardStore
 from emulator.machine.facade import PC1360
+from tests.helpers.file_faults import read_only_file_system
 
 
 class StateEngine:
@@ -94,18 +95,9 @@ def test_two_damaged_cards_set_aside_in_one_second_are_both_kept(tmp_path, monke
 
 # -- item 3: a damaged card that cannot be set aside ---------------------------------------
 def test_a_damaged_card_on_a_read_only_file_system_is_kept_and_not_overwritten(tmp_path, monkeypatch):
-    # root ignores permission bits, so the read-only file system is simulated: creating the
-    # set-aside name fails with EROFS as it would there
     path = tmp_path / "c.bin"
     path.write_bytes(b"junk")
-    real_open = os.open
-
-    def read_only_open(name, flags, *args):
-        if flags & os.O_CREAT:
-            raise OSError(errno.EROFS, "Read-only file system", str(name))
-        return real_open(name, flags, *args)
-
-    monkeypatch.setattr(os, "open", read_only_open)
+    read_only_file_system(monkeypatch)
     store = CardStore(path, 8)
     assert store.load() == (None, None)
     assert "could not be set aside (Read-only file system)" in store.messages[0]
