@@ -225,15 +225,19 @@ class Interpreter(Scanner):
         mem = self.mem
         steps = self.steps
         state = self.state
-        while used < budget and state.running and state.pending is None:
-            pos = state.pos
-            step = steps.get(pos)
-            if step is None or mem[pos:step.check_end] != step.code:
-                if len(steps) > CACHE_LIMIT:
-                    steps.clear()
-                step = steps[pos] = compile_step(self, pos)
-            used += step.run()
-            state = self.state      # (RUN starts from a new one)
+        try:
+            while used < budget and state.running and state.pending is None:
+                pos = state.pos
+                step = steps.get(pos)
+                if step is None or mem[pos:step.check_end] != step.code:
+                    if len(steps) > CACHE_LIMIT:
+                        steps.clear()
+                    step = steps[pos] = compile_step(self, pos)
+                used += step.run()
+                state = self.state      # (RUN starts from a new one)
+        except BasicError as err:
+            err.used = used         # the statements before it took their time
+            raise
         return used
 
     def finish_step(self, cost):

@@ -194,6 +194,10 @@ class Keys:
         st = self.state
         if st.queue:
             return max(1, min(budget, st.queue[0].due - now))
+        listed = self.terminal.state
+        if listed.list_work:
+            st.busy = max(now, st.busy or now) + listed.list_work
+            listed.list_work = 0
         if st.busy is not None:
             if self.host.keyboard.pressed:
                 st.settle = None

@@ -21,6 +21,9 @@ from emulator.builtin.run_state import InputItem
 from emulator.builtin.screen import COLS, NUL
 from emulator.builtin.serial_io import close_port
 from emulator.builtin.states import State
+from emulator.builtin.timing import CYCLES
+
+ERROR_LATE = CYCLES["error_late"]
 
 
 @dataclass
@@ -32,6 +35,7 @@ class RuntimeState:
     tones: list[tuple[int, int]] = field(default_factory=list)  # BEEP: (delay_left at a
                                     # tone's start, its length)
     wait_key: str = "ENTER"         # the key that ends ENTER_WAIT (DOWN under TRON)
+    error: tuple[int, int] | None = None  # the DELAY is an error's: (code, line) shows after
 
 
 class Runtime:
@@ -105,7 +109,10 @@ class Runtime:
             step = min(step, tone)
         st.delay_left -= step
         if st.delay_left <= 0:
-            if st.entering:
+            if st.error is not None:
+                (code, line), st.error = st.error, None
+                self.show_error(code, line)
+            elif st.entering:
                 value, st.enter_value = st.enter_value, None
                 st.entering = False
                 self.core.state = State.IDLE
@@ -121,8 +128,13 @@ class Runtime:
         try:
             used = interp.execute(budget)
         except BasicError as err:
-            self.show_error(err.code, interp.line)
-            return budget
+            if interp.line_addr is None:            # a typed line's: typed_base has it
+                self.show_error(err.code, interp.line)
+                return budget
+            # the firmware takes its time to find and show a program line's error
+            st.error = (err.code, interp.line)
+            self.wait(ERROR_LATE)
+            return min(err.used, budget)
         if used > budget:
             # a statement that costs more than this call's cycles takes its time from
             # the next calls before the program goes on, or before its request (PRINT's
