@@ -110,8 +110,8 @@ class Interpreter(Scanner):
         """The value of the expression at pos, which moves past it; its cycles are
         added to `cost`."""
         entry = self._compiled(None)
-        self.cost += entry.cost
         value = entry.run()
+        self.cost += entry.cost     # (after: an expression that fails takes no time)
         self.state.pos = entry.end
         return value
 
@@ -236,7 +236,8 @@ class Interpreter(Scanner):
                 used += step.run()
                 state = self.state      # (RUN starts from a new one)
         except BasicError as err:
-            err.used = used         # the statements before it took their time
+            err.used = used + self.cost     # the statements before it and its own
+            # expressions so far took their time
             raise
         return used
 

@@ -133,7 +133,7 @@ class Runtime:
                 return budget
             # the firmware takes its time to find and show a program line's error
             st.error = (err.code, interp.line)
-            self.wait(ERROR_LATE)
+            self.wait(ERROR_LATE + max(0, err.used - budget))
             return min(err.used, budget)
         if used > budget:
             # a statement that costs more than this call's cycles takes its time from
