@@ -12,7 +12,7 @@ clearing the line. USING: `#` digit places, `.` the point, `&` string places.
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
 from emulator.builtin import bcd
-from emulator.builtin.basic_errors import ILLEGAL, SYNTAX, USING, BasicError
+from emulator.builtin.basic_errors import ILLEGAL, OTHER, SYNTAX, USING, BasicError
 from emulator.builtin.nodes import to_int
 from emulator.builtin.run_state import ANSWER, ANSWER_END, InputItem
 from emulator.builtin.screen import COLS, ROWS, close_text, split_row
@@ -122,7 +122,8 @@ def _format_using(fmt, value):
     whole = digits.split(b".")[0]
     if len(whole) + 1 > head.count(b"#"):
         raise BasicError(USING)
-    text = (b"-" if cut < 0 else b"") + (digits if point else whole)
+    # a negative number cut to zero keeps its sign: -0.005 in ###.## is -0.00
+    text = (b"-" if value < 0 else b"") + (digits if point else whole)
     return text.rjust(len(head) + (1 + len(tail) if point else 0))
 
 
@@ -135,8 +136,17 @@ def print_fields(it):
     answer = None
     while not it.at_end():
         if it.accept_token(_USING):
-            set_using(it, it.string_literal() if it.peek() == QUOTE else None)
-            it.accept(0x3B)
+            # USING [format];item: the format is any string expression, "" forgets as
+            # USING alone does; a number is ERROR 9, no `;` or no item after it ERROR 1
+            # (firmware engine, case USING_format_expression)
+            fmt = None
+            if not it.at_end() and it.peek() != 0x3B:
+                fmt = it.expression()
+                if not isinstance(fmt, bytes):
+                    raise BasicError(OTHER)
+            set_using(it, fmt or None)
+            if not it.accept(0x3B) or it.at_end():
+                raise BasicError(SYNTAX)
             continue
         value = it.expression()
         if isinstance(value, bytes):
