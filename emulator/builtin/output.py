@@ -244,13 +244,13 @@ def show(it, text, open_end):
         it.cost += len(text) * PRINT_CHAR_CYCLES - PRINT_AT_CURSOR_SAVING
         while col + len(text) > COLS:
             head, text = split_row(text, COLS - col)
-            screen.write(row, col, head)
+            screen.print_at(row, col, head)
             col = 0
             if row < ROWS - 1:
                 row += 1
             else:
                 screen.scroll()
-        screen.write(row, col, text)
+        screen.print_at(row, col, text)
         screen.row = row
         screen.end_line()
         if open_end:
@@ -271,9 +271,9 @@ def show(it, text, open_end):
     # text past the end of the row goes on in the next rows
     while screen.col + len(text) > COLS:
         head, text = split_row(text, COLS - screen.col)
-        screen.write(screen.row, screen.col, head)
+        screen.print_at(screen.row, screen.col, head)
         screen.next_line()
-    screen.write(screen.row, screen.col, text)
+    screen.print_at(screen.row, screen.col, text)
     col = screen.col + len(text)
     screen.end_line()
     it.cost += (screen.scrolls - scrolls) * SCROLL_CYCLES

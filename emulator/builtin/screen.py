@@ -52,6 +52,11 @@ CELL_COLUMNS = tuple(tuple(tuple(column_address(TEXT_X0 + CELL_PITCH * c + i, li
                            for c in range(COLS)) for line in range(ROWS))
 
 
+# The column after each cell's glyph (x 11, 17, ... 149) of each line.
+GAP_COLUMNS = tuple(tuple(column_address(TEXT_X0 + CELL_PITCH * c + GLYPH_WIDTH, line)
+                          for c in range(COLS)) for line in range(ROWS))
+
+
 def wide_starts(data):
     """The offsets in `data` where two-byte characters start: a lead byte
     (font.LEAD_BYTES) takes whatever byte follows it, even another lead byte."""
@@ -130,6 +135,18 @@ class Screen:
         wide = {cell for start in wide_starts(data) for cell in (start, start + 1)}
         for offset, code in enumerate(data):
             self.put(row, col + offset, code, font.WIDE_GLYPH if offset in wide else None)
+
+    def print_at(self, row, col, data):
+        """PRINT's write: the bytes go into the buffer from (row, col) and the whole
+        line is drawn afresh from it, every cell and the column after it (x 6-149):
+        dots there go, whatever the text covers (firmware engine, GEN_graphics_*)."""
+        self.write(row, col, data)
+        mem = self.mem
+        for addr in GAP_COLUMNS[row]:
+            mem[addr] = 0
+            mem[addr + MIRROR] = 0
+        base = TEXT_BUFFER + row * COLS
+        self.write(row, 0, bytes(mem[base:base + COLS]))
 
     def show_line(self, row, data, right=False, fill=SPACE):
         """Replace line `row` with `data`, left- or right-aligned; the buffer's other
