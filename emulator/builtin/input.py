@@ -157,9 +157,10 @@ class InputLine:
         data = self.editor.entered()
         self.editor.state.line.clear()
         if not data:
-            # ENTER alone keeps the variable and goes on with the next line; a `?`
-            # prompt disappears (as on the firmware engine)
-            if not st.keep:
+            # ENTER alone keeps the variable and goes on with the next line; a `?` or
+            # `,` prompt disappears for a number variable, stays for a string one
+            # (firmware engine, case INPUT_enter_alone)
+            if not st.keep and ref[2] == 0:
                 screen.clear_row(screen.row)
             st.items = []
             interp.skip_line()

@@ -378,7 +378,7 @@ def stmt_input(it):
     while True:
         prompt, keep = None, True
         if it.peek() == QUOTE:
-            prompt = it.string_literal()
+            prompt = it.string_literal() or None    # "" asks with `?` (GEN_input_1)
             if it.accept(0x2C):
                 keep = False
             elif not it.accept(0x3B):
