@@ -81,6 +81,14 @@ class InputLine:
         if key == "ENTER":
             self._done()
             return
+        if key == "CLS":
+            # the typed answer goes and the question is asked again: a `;` prompt as
+            # it was, any other with `?` (firmware engine, case INPUT_cls_while_typing)
+            prompt, keep, ref = st.items[0]
+            if not (keep and prompt is not None):
+                st.items[0] = InputItem(None, True, ref)
+            self._ask_again()
+            return
         if self.editor.edit(key, code):
             prompt = st.prompt if st.keep else b""
             text = prompt + self.editor.typing_text()
