@@ -62,6 +62,7 @@ class InputLine:
                 self._end_cursor(text, first)
             return
         st.col = 0
+        screen.keep_open_line()
         if screen.done or screen.col:
             screen.next_line()      # right after CLS the question is on the top line
         st.top = self.terminal.show_rows(screen.row, text)

@@ -297,6 +297,8 @@ def stmt_print(it):
         it.screen.col = 0
     else:
         # at a CURSOR position a lone number is not right-aligned
+        if it.cursor is None:
+            it.screen.resume_open_line()    # (before the layout: X5, not right-aligned)
         items = [number for segment in segments for _text, number in segment]
         it.cost += (len(items) - 1) * PRINT_ITEM_CYCLES + sum(items) * PRINT_NUMBER_CYCLES
         # a lone number is right-aligned only when it starts the row: after
@@ -311,6 +313,7 @@ def stmt_pause(it):
     segments, open_end, answer = print_fields(it)
     set_answer(it, answer)
     if segments != [[]] or open_end:    # PAUSE alone shows nothing, only waits (GEN_wait_1)
+        it.screen.resume_open_line()
         show(it, layout(segments, open_end or it.screen.col > 0), open_end)
     it.pending = ("delay", PAUSE_CYCLES)
 

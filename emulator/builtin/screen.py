@@ -96,6 +96,9 @@ class ScreenState:
     col: int = 0            # where PRINT goes on after a trailing `;`
     done: bool = False      # the output line is finished: output goes on below it
     scrolls: int = 0        # how often the display scrolled (PRINT's time depends on it)
+    # a PRINT line left open by `;` when INPUT asked below it: (row, col, scrolls
+    # then); the next PRINT goes on there (firmware engine, case INPUT_after_open_print)
+    open_line: tuple[int, int, int] | None = None
 
 
 def _state_field(name):
@@ -173,6 +176,7 @@ class Screen:
             self.clear_row(row, first=0)
         self.row = self.col = 0
         self.done = False
+        self.state.open_line = None
 
     def scroll(self):
         """Move every line (dots included) up one and blank the bottom line."""
@@ -193,6 +197,21 @@ class Screen:
             self.row += 1
         else:
             self.scroll()
+
+    def keep_open_line(self):
+        """INPUT asks below the output line: if PRINT left it open, keep its place."""
+        if self.col and self.state.open_line is None:
+            self.state.open_line = (self.row, self.col, self.scrolls)
+
+    def resume_open_line(self):
+        """PRINT after INPUT goes on in the line a `;` left open, unless it has
+        scrolled off."""
+        kept, self.state.open_line = self.state.open_line, None
+        if kept is not None:
+            row, col, scrolls = kept
+            row -= self.scrolls - scrolls
+            if row >= 0:
+                self.row, self.col, self.done = row, col, False
 
     def begin_line(self):
         """Where PRINT starts: the output line, or the next one if it is finished

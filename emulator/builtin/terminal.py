@@ -95,6 +95,7 @@ class Terminal:
         """A `>` on the next line (on the top line after CLS); the first typed key
         replaces it."""
         screen = self.screen
+        screen.state.open_line = None
         if not top:
             screen.next_line()
         screen.show_line(screen.row, b">")
