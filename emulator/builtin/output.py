@@ -262,6 +262,8 @@ def show(it, text, open_end):
     # (a lone number's right-alignment blanks take no time: PRINT I as PRINT "X";I;
     # nor do the blanks that fill the row after the last `,` field)
     it.cost += len(text.strip(b" \x00")) * PRINT_CHAR_CYCLES
+    if open_end and not text:
+        text = b"\x00"     # `PRINT "";` leaves a NUL cell (firmware engine, GEN_timing_1)
     scrolls = screen.scrolls
     # PRINT writes over what the row holds without blanking it first: a row that
     # CURSOR filled keeps its tail (firmware engine: "OLDTEXT", then PRINT "N" on
