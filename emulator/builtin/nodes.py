@@ -108,8 +108,14 @@ def asc(text):
 
 
 def chr_(value):
-    # CHR$ 256 is CHR$ 0 (an empty-looking string) on the firmware engine
-    return bytes([to_int(value) & 0xFF])
+    """CHR$: a code above 255 is two characters (its high byte first), a NUL is no
+    character (CHR$ 0 is ""), a code below 0 or past 65535 is ERROR 9 (firmware
+    engine, case CHR_codes)."""
+    if value < 0 or value >= 65536:
+        raise BasicError(OTHER)
+    code = int(value)
+    data = bytes((code >> 8, code & 0xFF)) if code > 0xFF else bytes((code,))
+    return data.replace(b"\x00", b"")
 
 
 def str_(value):
