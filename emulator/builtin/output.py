@@ -566,7 +566,9 @@ def stmt_beep(it):
     """BEEP n[,f,d]: the engine sounds it while the time passes. With f the beeps'
     length and timing are the firmware's (the pitch is the buzzer's 4 kHz); BEEP n
     alone sounds 0.2 s tones (sound.TONE_CYCLES)."""
-    count = it.integer(0, 65535)
+    count = it.number()
+    # a negative count beeps nothing, as 0 does (firmware engine, case BEEP_POKE_arguments)
+    count = 0 if count < 0 else to_int(count, 0, 65535)
     tone = duration = None
     if it.accept(0x2C):
         tone = it.integer(0, 255)

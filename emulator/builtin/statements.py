@@ -134,6 +134,8 @@ def stmt_clear(it):
 
 def stmt_poke(it):
     addr = it.integer(0, 65535)
+    if it.peek() != 0x2C:
+        raise BasicError(SYNTAX)        # an address and no byte (case BEEP_POKE_arguments)
     while it.accept(0x2C):
         it.host.poke(addr, it.integer(0, 255))
         addr = (addr + 1) & 0xFFFF
