@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from emulator.debug.basic_text import ProgramText
 from emulator.debug.builtin_target import BuiltinTarget
 from emulator.debug.firmware_target import FirmwareTarget
-from emulator.debug.variables import all_variables
+from emulator.debug.variables import all_variables, format_variable
 from emulator.machine.facade import READY_STROBES
 from pc1360.facts import CYCLES_PER_SECOND
 
@@ -27,6 +27,8 @@ CHUNK = CYCLES_PER_SECOND // 10     # cycles per run_cycles call: the stops are 
 # knows the statement the firmware runs (about a hundred instructions each)
 TAIL = CYCLES_PER_SECOND // 20
 ACCESSES = ("write", "read", "any")
+PANEL_CODE = 8          # instructions the window's panel shows from the PC
+PANEL_VARIABLES = 10
 
 
 class DebugError(ValueError):
@@ -111,6 +113,7 @@ class Debugger:
         self.snapshots = {}
         self.armed = None
         self._stop = None
+        self.timed_out = False   # the last run ended because its seconds had passed
 
     # -- points ----------------------------------------------------------------------------
     def _number(self):
@@ -236,6 +239,7 @@ class Debugger:
         deadline = None if seconds is None else machine.cycles + round(seconds * CYCLES_PER_SECOND)
         strobes = machine.bus.keywait_count
         self._stop = None
+        self.timed_out = False
         with self._interruptible():
             try:
                 while self._stop is None:
@@ -245,6 +249,7 @@ class Debugger:
                     self._arm(armed)
                     if left is not None and left <= 0:
                         self._stop = f"{seconds:g} seconds passed"
+                        self.timed_out = True
                         break
                     before = self.target.watched_bytes() if self._outside_watch(armed) else None
                     machine.run_cycles(CHUNK if left is None else min(CHUNK, left))
@@ -362,6 +367,25 @@ class Debugger:
             if len(lines) >= count:
                 break
             lines.append((">" if where == pc else " ") + self.target.pc_line(where & 0xFFFF))
+        return lines
+
+    def panel_lines(self, variables=PANEL_VARIABLES):
+        """What the window's panel shows: registers, the code around the PC, the BASIC
+        statement and the first variables."""
+        lines = []
+        if self.target.has_cpu:
+            registers = self.registers().split()
+            lines += [" ".join(registers[:5]), " ".join(registers[5:12]),
+                      " ".join(registers[12:]), ""]
+            lines += self.disassembly(count=PANEL_CODE) + [""]
+        else:
+            lines += ["built-in engine: no CPU", ""]
+        place, how = self.place()
+        lines += ["no BASIC statement" if place is None else self.text.describe(place), f"[{how}]", ""]
+        found = self.variables()
+        lines += [format_variable(v) for v in found[:variables]]
+        if len(found) > variables:
+            lines.append(f"... {len(found) - variables} more")
         return lines
 
     def variables(self, everyone=False):
