@@ -10,9 +10,9 @@ import cmd
 import math
 import shlex
 
-from emulator.debug.debugger import ACCESSES, DebugError
+from emulator.debug.debugger import ACCESSES
 from emulator.debug.variables import format_variable
-from emulator.machine.key_script import KeyScriptError, parse
+from emulator.machine.key_script import parse
 from pc1360 import charset
 from pc1360.facts import MAX_LINE
 
@@ -113,7 +113,7 @@ class Console(cmd.Cmd):
             return False
         try:
             return super().onecmd(line)
-        except (CommandError, DebugError, KeyScriptError) as exc:
+        except (ValueError, OSError) as exc:    # CommandError, DebugError, KeyScriptError ...
             self.failures += 1
             self.say(f"error: {exc}")
             return False

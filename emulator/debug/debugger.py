@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from emulator.debug.basic_text import ProgramText
 from emulator.debug.builtin_target import BuiltinTarget
-from emulator.debug.firmware_target import FirmwareTarget
+from emulator.debug.firmware_target import WINDOW, FirmwareTarget
 from emulator.debug.variables import all_variables, format_variable
 from emulator.machine.facade import READY_STROBES
 from pc1360.facts import CYCLES_PER_SECOND
@@ -202,10 +202,10 @@ class Debugger:
 
     def address_hit(self, pc, bank):
         for point in self.points.values():
-            if isinstance(point, Breakpoint) and point.addr == pc:
-                if point.bank is None or point.bank == bank or not 0x4000 <= pc < 0x8000:
-                    point.hits += 1
-                    return point.describe()
+            if isinstance(point, Breakpoint) and point.addr == pc \
+                    and (point.bank is None or point.bank == bank or pc not in WINDOW):
+                point.hits += 1
+                return point.describe()
         return f"breakpoint at {pc:04X}"
 
     def accessed(self, accesses, pc):

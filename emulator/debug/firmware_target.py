@@ -150,7 +150,6 @@ class FirmwareTarget:
                 armed.count -= 1
                 if armed.count <= 0:
                     return self._halt("step", start)
-        self.tracked_until = None
         return cpu.cycles - start
 
     def _halt(self, reason, start, held=None):

@@ -324,7 +324,7 @@ class Window:
             self.panel = None
         else:
             try:
-                self.machine.debugger
+                _debugger = self.machine.debugger  # made now: an engine it cannot debug says so
             except (AttributeError, ValueError) as exc:
                 self.show_message(f"no debugger for this machine: {exc}")
                 return

@@ -29,7 +29,7 @@ def loop(booted):
 
 
 def test_a_line_breakpoint_in_a_loop_stops_there_each_time(loop):
-    machine, debugger = loop
+    _machine, debugger = loop
     point = debugger.break_line(20)
     assert debugger.type_keys("RUN{ENTER}") is None
     for i in (1, 2, 3):
@@ -43,7 +43,7 @@ def test_a_line_breakpoint_in_a_loop_stops_there_each_time(loop):
 
 
 def test_a_watchpoint_stops_at_the_statement_that_writes_the_bytes(loop):
-    machine, debugger = loop
+    _machine, debugger = loop
     point = debugger.watch(*S_BYTES)
     debugger.type_keys("RUN{ENTER}")
     assert debugger.cont().startswith(point.describe())
@@ -53,7 +53,7 @@ def test_a_watchpoint_stops_at_the_statement_that_writes_the_bytes(loop):
 
 
 def test_stmt_runs_to_the_next_statements(loop):
-    machine, debugger = loop
+    _machine, debugger = loop
     debugger.break_line(20)
     debugger.type_keys("RUN{ENTER}")
     debugger.cont()
@@ -66,7 +66,7 @@ def test_stmt_runs_to_the_next_statements(loop):
 
 
 def test_restore_puts_the_machine_back_at_the_stop(loop):
-    machine, debugger = loop
+    _machine, debugger = loop
     debugger.break_line(20)
     debugger.type_keys("RUN{ENTER}")
     debugger.cont()
@@ -99,7 +99,7 @@ def test_with_nothing_set_the_machine_runs_as_without_a_debugger(booted):
 
 
 def test_points_are_numbered_listed_and_deleted(loop):
-    machine, debugger = loop
+    _machine, debugger = loop
     first = debugger.break_line(20)
     second = debugger.watch(0xFA00, 0xFA07)
     assert (first.number, second.number) == (1, 2)

@@ -69,7 +69,7 @@ def test_an_address_breakpoint_stops_there_with_the_registers(running):
 
 
 def test_a_breakpoint_in_another_bank_does_not_stop(running):
-    machine, debugger = running
+    _machine, debugger = running
     debugger.break_at(DISPATCH, BANK + 1)
     assert debugger.cont(0.3) == "0.3 seconds passed"
 
@@ -101,7 +101,7 @@ def test_next_runs_over_a_call_and_finish_out_of_one(running):
             break
         debugger.step()
     back, r = debugger.target.at_call()
-    snap = debugger.snapshot("call")
+    debugger.snapshot("call")
     start = machine.cycles
     assert debugger.next() == "next: over the call"
     assert (cpu.pc, cpu.r) == (back, r)
@@ -111,7 +111,6 @@ def test_next_runs_over_a_call_and_finish_out_of_one(running):
     assert cpu.r == (r - 2) & 0x7F
     assert debugger.finish().startswith("finish: returned from ")
     assert (cpu.pc, cpu.r) == (back, r)
-    del snap
 
 
 def test_trace_writes_a_line_per_instruction(running, tmp_path):
@@ -133,7 +132,7 @@ def test_trace_writes_a_line_per_instruction(running, tmp_path):
 
 
 def test_a_read_watchpoint_stops_at_the_instruction_that_reads(running):
-    machine, debugger = running
+    _machine, debugger = running
     a = fixed_address(ord("A"))
     point = debugger.watch(a, a + 7, "read")
     reason = debugger.cont()

@@ -1,6 +1,8 @@
 """`vars`: every BASIC variable read from its bytes in RAM, after a program assigned known
 values, on both engines (the firmware's RAM is the judge of the layout)."""
 
+import itertools
+
 import pytest
 
 from emulator.builtin.vars import fixed_address
@@ -42,7 +44,7 @@ def test_vars_shows_what_the_program_assigned(ran):
     assert by_name["A"].addr == fixed_address(ord("A")) and by_name["Z"].size == 8
     dim = found[3:]
     # the DIM area grows down: each older variable sits above the newer ones
-    assert all(newer.addr < older.addr for newer, older in zip(dim, dim[1:]))
+    assert all(newer.addr < older.addr for newer, older in itertools.pairwise(dim))
     assert format_variable(by_name["AB"]) == f"AB = 7.   ({by_name['AB'].addr:04X}-{by_name['AB'].addr + 7:04X})"
 
 
