@@ -176,8 +176,8 @@ class Console(cmd.Cmd):
 
     # -- running ---------------------------------------------------------------------------
     def do_continue(self, arg):
-        """continue [SECONDS]: run until a stop (without SECONDS, also until the machine
-        waits for a key); Ctrl-C stops it."""
+        """continue [SECONDS]: run (as fast as it goes) until a stop or SECONDS of emulated
+        time; without SECONDS also until the machine waits for a key. Ctrl-C stops it."""
         words = _words(arg, 0, 1, "continue [SECONDS]")
         self.stopped(self.debugger.cont(seconds(words[0]) if words else None))
 
