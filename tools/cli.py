@@ -12,6 +12,7 @@ COMMAND_MODULES = (
     "tools.cmd_serial",
     "tools.cmd_machine",
     "tools.cmd_disasm",
+    "tools.cmd_debug",
 )
 
 

@@ -38,16 +38,7 @@ def register(subparsers):
     install.set_defaults(handler=cmd_rom_install)
 
     run = subparsers.add_parser("run", help="run the emulated PC-1360")
-    run.add_argument("--rom", type=Path, help=f"ROM directory (default: {romset.user_rom_dir()})")
-    run.add_argument("--engine", choices=("firmware", "builtin"),
-                     help="firmware: the real ROM (default when --rom is given or a set is installed); "
-                          "builtin: the project's own BASIC, no ROM needed")
-    run.add_argument("--card", type=int, choices=(8, 16, 32), default=32, help="RAM card size in KB (default 32)")
-    run.add_argument("--card-file", type=Path, help="file that keeps the card's contents between runs")
-    run.add_argument("--load", type=Path, action="append", metavar="FILE",
-                     help="program to put on the card: .bas .img .ram .tap .wav; given more than "
-                          "once, the programs go on the card together (each needs its own line "
-                          "numbers). The run starts at the RUN-mode prompt")
+    add_machine_options(run)
     run.add_argument("--headless", action="store_true", help="no window: type --keys, run, print or save the screen")
     run.add_argument("--keys", default="", help="key script, e.g. '1+1{ENTER}' ({NAME} keys, {WAIT n} tenths of a second, "
                           "{HOLD n} hold the later keys n milliseconds); it begins at the RUN-mode prompt")
@@ -59,22 +50,37 @@ def register(subparsers):
     run.add_argument("--zoom", type=int, choices=range(1, 9), metavar="1-8", help="window: integer zoom")
     run.add_argument("--contrast", type=int, choices=range(10), metavar="0-9", help="window: LCD contrast")
     run.add_argument("--mute", action="store_true", help="window: no sound")
-    run.add_argument("--serial", metavar="PORT",
-                     help="connect the 15-pin SIO: 'pty' (a pseudo-terminal, whose path is printed, "
-                          "for pc1360 send/receive or a terminal), or a pyserial URL such as "
-                          "socket://HOST:PORT")
     run.add_argument("--fast", action="store_true",
                      help="headless with --serial: do not keep real time (by default the run "
                           "keeps pace with the peer, and --for counts from when the link goes quiet)")
-    run.add_argument("--serial-format", type=_frame_format, default=FrameFormat(),
-                     metavar="BAUD,PARITY,BITS,STOP",
-                     help="the line's format; it must match the OPEN statement (default 1200,N,8,1)")
-    run.add_argument("--tape", type=Path, metavar="FILE",
-                     help="tape for CLOAD, played when CLOAD starts: .wav .tap (.bas .img are put "
-                          "on tape first)")
-    run.add_argument("--tape-record", type=Path, metavar="FILE",
-                     help="record what CSAVE sends: a .wav file, or the tape record as .tap")
     run.set_defaults(handler=cmd_run)
+
+
+def add_machine_options(parser):
+    """The options that say which machine to build and what to plug into it (`run` and
+    `debug` share them)."""
+    parser.add_argument("--rom", type=Path, help=f"ROM directory (default: {romset.user_rom_dir()})")
+    parser.add_argument("--engine", choices=("firmware", "builtin"),
+                        help="firmware: the real ROM (default when --rom is given or a set is installed); "
+                             "builtin: the project's own BASIC, no ROM needed")
+    parser.add_argument("--card", type=int, choices=(8, 16, 32), default=32, help="RAM card size in KB (default 32)")
+    parser.add_argument("--card-file", type=Path, help="file that keeps the card's contents between runs")
+    parser.add_argument("--load", type=Path, action="append", metavar="FILE",
+                        help="program to put on the card: .bas .img .ram .tap .wav; given more than "
+                             "once, the programs go on the card together (each needs its own line "
+                             "numbers). The run starts at the RUN-mode prompt")
+    parser.add_argument("--serial", metavar="PORT",
+                        help="connect the 15-pin SIO: 'pty' (a pseudo-terminal, whose path is printed, "
+                             "for pc1360 send/receive or a terminal), or a pyserial URL such as "
+                             "socket://HOST:PORT")
+    parser.add_argument("--serial-format", type=_frame_format, default=FrameFormat(),
+                        metavar="BAUD,PARITY,BITS,STOP",
+                        help="the line's format; it must match the OPEN statement (default 1200,N,8,1)")
+    parser.add_argument("--tape", type=Path, metavar="FILE",
+                        help="tape for CLOAD, played when CLOAD starts: .wav .tap (.bas .img are put "
+                             "on tape first)")
+    parser.add_argument("--tape-record", type=Path, metavar="FILE",
+                        help="record what CSAVE sends: a .wav file, or the tape record as .tap")
 
 
 def cmd_rom_verify(args):
@@ -218,13 +224,21 @@ def cmd_run(args):
         parse_keys(args.keys)
     except KeyScriptError as exc:
         raise UsageError(f"--keys: {exc}") from None
-    for option, path in (("--screenshot", args.screenshot), ("--tape-record", args.tape_record)):
-        _check_output(option, path)
+    _check_output("--screenshot", args.screenshot)
+    return with_machine(args, lambda machine: _session(machine, args), typing=bool(args.keys))
+
+
+def with_machine(args, body, typing=False):
+    """Build the machine the options of add_machine_options describe, bring it to the
+    RUN-mode prompt with its links plugged in, run body(machine) -> exit status; then
+    unplug it and save its card. A file not saved makes the status 1."""
+    _check_output("--tape-record", args.tape_record)
     engine = choose_engine(args)
     with _stop_signals_interrupt():
         machine, first_start = _build_machine(args, engine)
         try:
-            status = _session(machine, args, first_start)
+            _prepare(machine, args, first_start, typing)
+            status = body(machine)
         finally:
             written = _disconnect(machine, args)
             written = _save_card(machine) and written
@@ -232,21 +246,26 @@ def cmd_run(args):
     return status or (0 if written else 1)
 
 
-def _session(machine, args, first_start):
+def _prepare(machine, args, first_start, typing):
+    """The card ready, the programs loaded, the RUN-mode prompt (when keys will be typed
+    or the card is new), the links plugged in."""
     import importlib.resources
 
-    if args.load or args.keys or first_start:
+    if args.load or typing or first_start:
         _boot(machine)
     if first_start and not args.load:
         # A new card comes with Kniffel on it, so DEF K starts the game at once.
         _load(machine, [importlib.resources.files("basic_src") / "kniffel.bas"])
     if args.load:
         _load(machine, args.load)
-    if args.load or args.keys or first_start:
+    if args.load or typing or first_start:
         _to_run_prompt(machine)
     # plugged in once the machine is ready, so that a peer started on seeing the port's
     # path finds the keys' LOAD or OPEN soon, not the card being prepared
     _connect(machine, args)
+
+
+def _session(machine, args):
     if not args.headless:
         return _run_window(machine, args)
     machine.type_keys(args.keys)

@@ -130,10 +130,10 @@ class BuiltinEngine:
             return cycles
 
     def _run(self, cycles):
-        core, keys = self.core, self.keys
+        core, keys, host = self.core, self.keys, self.machine
         keys.poll()
         used = 0
-        while used < cycles:
+        while used < cycles and not host.halted:
             now = core.clock + used
             if keys.due(now):
                 keys.act(now)

@@ -58,6 +58,7 @@ class EngineHost(Protocol):
     buzzer: Buzzer
     card_kb: int                # the size of the card in S1
     off: bool                   # powered off (OFF): the display stays dark
+    halted: bool                # a debugger stopped the machine: run() returns at once
 
     def now(self) -> int: ...                          # the exact cycle count
     def poke(self, addr: int, value: int) -> None: ...  # write as the CPU would

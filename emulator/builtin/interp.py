@@ -30,7 +30,6 @@ from emulator.builtin.run_state import (  # noqa: F401  (FORLoop: the engine imp
     ANSWER,
     ANSWER_END,
     INPUT_BUFFER,
-    LINE_POINTER,
     FORLoop,
     Return,
     RunState,
@@ -43,7 +42,7 @@ from emulator.builtin.stored_program import Program
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
 from emulator.builtin.vars import NUM, Variables
-from pc1360.facts import CR, END_MARK, END_PTR, LINE_REF, MAX_LINE, PREFIX, QUOTE
+from pc1360.facts import CR, END_MARK, END_PTR, LINE_POINTER, LINE_REF, MAX_LINE, PREFIX, QUOTE
 
 TRACE_CYCLES = CYCLES["trace"]      # TRON's `line:` (and DOWN's stepping) ...
 TRACE_SCROLL_CYCLES = CYCLES["trace_scroll"]    # ... and its scrolling on the bottom line

@@ -13,6 +13,8 @@ from emulator.frontend.case_layout import COLOURS
 _LEGEND_SIZE = {"grey": 14, "dark": 12}
 _WORD_SIZE = 8  # multi-letter legends (SHIFT, ENTER, MODE ...)
 _SHIFT_LEGEND_SIZE = 10
+PANEL_FONT = 7  # the debugger panel's text, and its line pitch, in layout units
+PANEL_PITCH = 9
 _ARROWS = {"UP": ((0, -1), (-1, 1), (1, 1)), "DOWN": ((0, 1), (-1, -1), (1, -1)),
            "LEFT": ((-1, 0), (1, -1), (1, 1)), "RIGHT": ((1, 0), (-1, -1), (-1, 1))}
 
@@ -192,3 +194,11 @@ class Renderer:
         surface.blit(self.case, band, band)
         self._text(surface, text, 9, COLOURS["brand"], centre=band.center, cache=False)
         return band
+
+    def draw_panel(self, surface, rect, lines):
+        """The debugger's panel: `lines` of text in the window rectangle `rect`."""
+        z = self.zoom
+        surface.fill(COLOURS["case_edge"], rect)
+        for row, line in enumerate(lines):
+            self._text(surface, line, PANEL_FONT, COLOURS["legend"], cache=False,
+                       topleft=(rect.left + 6 * z, rect.top + (4 + row * PANEL_PITCH) * z))

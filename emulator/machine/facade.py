@@ -63,6 +63,10 @@ class PC1360:
         self.buzzer = Buzzer()
         self.cycles = 0
         self.off = False
+        # A debugger (emulator/debug) stopped the machine inside a slice: run_cycles and the
+        # key drivers return at once until it lets the machine go on.
+        self.halted = False
+        self._debugger = None
         self._card_store = None
         self.card_kb = card_kb
         if engine == "firmware" and roms is None:
@@ -121,7 +125,7 @@ class PC1360:
         """Run about `n` cycles (the engine stops at an instruction boundary); returns the
         cycles run. A front-end calls this once per frame."""
         target = self.cycles + n
-        while self.cycles < target:
+        while self.cycles < target and not self.halted:
             budget = min(SLICE, target - self.cycles)
             if self.off:
                 self.cycles += budget
@@ -151,7 +155,7 @@ class PC1360:
         start = self.bus.keywait_count
         deadline = self.cycles + round(timeout * CYCLES_PER_SECOND)
         while self.bus.keywait_count - start < READY_STROBES:
-            if self.cycles >= deadline:
+            if self.cycles >= deadline or self.halted:
                 return False
             self.run_cycles(512)
         return True
@@ -170,12 +174,23 @@ class PC1360:
         """Type a key script (emulator/machine/key_script.py syntax), e.g. '1+1{ENTER}'. For a program that
         polls INKEY$ (never in the key-wait loop) pass a short `timeout`."""
         for step in keys.parse(script):
+            if self.halted:
+                break
             if isinstance(step, keys.Wait):
                 self.run_for(step.seconds)
             elif isinstance(step, keys.Hold):
                 hold = step.seconds
             else:
                 self.tap(step.key, hold, timeout)
+
+    @property
+    def debugger(self):
+        """The machine's debugger (emulator/debug/debugger.py), made on first use: a machine
+        whose debugger is never asked for runs exactly as without one."""
+        if self._debugger is None:
+            from emulator.debug.debugger import Debugger
+            self._debugger = Debugger(self)
+        return self._debugger
 
     # -- output --------------------------------------------------------------------------
     def screen_text(self):

@@ -34,6 +34,9 @@ class FirmwareEngine:
         self.machine = machine
         self.cpu = SC61860(machine.mem, machine.bus)
         self.cpu.write_floor = machine.bus.write_floor
+        # what run() runs the CPU with: a debugger puts its instruction-by-instruction
+        # runner here while it has something to watch (emulator/debug/firmware_target.py)
+        self.execute = self.cpu.run
         self._run_start = self.cpu.cycles
         self._track_rom_bank(machine.bus, translation_cache.for_rom(rom_sha1(roms)))
         machine.lcd.set_font(firmware_font(roms.banks[FONT_BANK]))
@@ -57,7 +60,7 @@ class FirmwareEngine:
     def run(self, cycles):
         self.cpu.set_code_bank(self.machine.bus.bank)  # a no-op unless a state was restored
         self._run_start = self.cpu.cycles
-        ran = self.cpu.run(cycles)
+        ran = self.execute(cycles)
         # Between runs the machine's count is exact by itself: progress() must say 0 then,
         # or machine.now() would run one slice ahead for a host called between slices.
         self._run_start = self.cpu.cycles

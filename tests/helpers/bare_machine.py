@@ -67,6 +67,7 @@ class BareMachine:
         self.buzzer = Buzzer()
         self.card_kb = 32
         self.off = False
+        self.halted = False
         self.cycles = 0
 
     def now(self):
