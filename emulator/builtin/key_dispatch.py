@@ -32,7 +32,7 @@ KEY_REPEAT_PER_CHAR = CYCLES["key_repeat_per_char"]
 # Keys whose work takes the firmware engine longer (cycles more than a typed digit,
 # from press to the next key wait): redrawing the whole display, listing a line.
 KEY_WORK = {key: CYCLES[f"key_work_{key.lower()}"] for key in ("CLS", "MODE", "DEL", "INS")}
-PRO_LIST_WORK = CYCLES["pro_list_work"]
+PRO_LIST_WORK = CYCLES["pro_draw_work"]
 RUN_UP_DOWN_WORK = CYCLES["run_up_down_work"]
 CONTINUE_WORK = CYCLES["continue_work"]
 CONTINUE_CHAR = CYCLES["continue_char"]
@@ -195,9 +195,9 @@ class Keys:
         if st.queue:
             return max(1, min(budget, st.queue[0].due - now))
         listed = self.terminal.state
-        if listed.list_work:
-            st.busy = max(now, st.busy or now) + listed.list_work
-            listed.list_work = 0
+        if listed.draw_work:
+            st.busy = max(now, st.busy or now) + listed.draw_work
+            listed.draw_work = 0
         if st.busy is not None:
             if self.host.keyboard.pressed:
                 st.settle = None

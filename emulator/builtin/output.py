@@ -39,6 +39,8 @@ BEEP_TAIL = CYCLES["beep_tail"]
 BEEP_ZERO_TONED = CYCLES["beep_zero_toned"]     # BEEP 0,f,d: no sound, the arguments' time only
 SCROLL_CYCLES = CYCLES["scroll"]
 PRINT_CHAR_CYCLES = CYCLES["print_char"]        # each character a PRINT shows
+PRINT_CONTINUE_CYCLES = CYCLES["print_continue"]    # going on in a line left open
+PRINT_TOP_AFTER_CLS_CYCLES = CYCLES["print_top_after_cls"]
 PRINT_AT_CURSOR_SAVING = CYCLES["print_at_cursor_saving"]   # PRINT at a CURSOR starts no line
 PRINT_ITEM_CYCLES = CYCLES["print_item"]        # every item after the first
 PRINT_NUMBER_CYCLES = CYCLES["print_number"]    # every number shown (USING or not)
@@ -268,7 +270,11 @@ def show(it, text, open_end):
     # PRINT writes over what the row holds without blanking it first: a row that
     # CURSOR filled keeps its tail (firmware engine: "OLDTEXT", then PRINT "N" on
     # that row, shows NLDTEXT)
-    if screen.col == 0:
+    if screen.col:
+        it.cost += PRINT_CONTINUE_CYCLES
+    else:
+        if not screen.done:
+            it.cost += PRINT_TOP_AFTER_CLS_CYCLES   # (the top line after CLS)
         screen.begin_line()
     # text past the end of the row goes on in the next rows
     while screen.col + len(text) > COLS:

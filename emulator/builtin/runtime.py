@@ -24,6 +24,7 @@ from emulator.builtin.states import State
 from emulator.builtin.timing import CYCLES
 
 ERROR_LATE = CYCLES["error_late"]
+SCROLL_CYCLES = CYCLES["scroll"]
 
 
 @dataclass
@@ -161,8 +162,11 @@ class Runtime:
             if interp.line_addr is not None:
                 close_port(self.host.mem)   # a program's end closes the port (firmware)
             self.core.state = State.IDLE
+            scrolls = self.screen.scrolls
             self.terminal.prompt()
             self.terminal.state.end_prompt = True
+            # the `>` that scrolls takes a scroll's time before the key wait
+            self.terminal.state.draw_work += (self.screen.scrolls - scrolls) * SCROLL_CYCLES
         return max(used, 1)
 
     def _serve(self, pending):

@@ -62,8 +62,8 @@ class TerminalState:
     # the PRINT wait that lines are typed under: (pos, line, line_addr)
     wait_stop: tuple[int, int, int | None] | None = None
     list_addr: int | None = None    # the top line of the listing shown
-    list_work: int = 0              # cycles of the listings drawn that the key wait
-                                    # has still to wait for (key_dispatch.wait)
+    draw_work: int = 0              # cycles of drawing (listings, a prompt's scroll)
+                                    # the key wait has still to wait for (key_dispatch.wait)
 
 
 class Terminal:
@@ -168,7 +168,7 @@ class Terminal:
     # ------------------------------------------------------------ listings
 
     def show_listing(self, addr):
-        self.state.list_work += self.listing.show(self.screen, addr)
+        self.state.draw_work += self.listing.show(self.screen, addr)
         self.state.list_addr = addr
         self.editor.state.input_row = None
 
