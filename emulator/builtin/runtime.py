@@ -25,6 +25,8 @@ from emulator.builtin.timing import CYCLES
 
 ERROR_LATE = CYCLES["error_late"]
 SCROLL_CYCLES = CYCLES["scroll"]
+INPUT_ASK_WORK = CYCLES["input_ask_work"]
+INPUT_TOP_AFTER_CLS = CYCLES["input_top_after_cls"]
 
 
 @dataclass
@@ -187,7 +189,13 @@ class Runtime:
             self._beep(pending)
         elif kind == "input":
             self.input_line.state.items = list(pending[1])
+            screen = self.screen
+            scrolls, top = screen.scrolls, not (screen.done or screen.col)
             self.input_line.ask()
+            # the question's drawing, before the key wait (firmware engine)
+            self.terminal.state.draw_work += INPUT_ASK_WORK + \
+                (screen.scrolls - scrolls) * SCROLL_CYCLES + \
+                (INPUT_TOP_AFTER_CLS if top and self.interp.cursor is None else 0)
         elif kind == "stop":
             self.stop_with(b"BREAK", keep_position=False)
         elif kind == "list":
