@@ -177,7 +177,10 @@ class InputLine:
             return
         try:
             # a number is typed as an expression (3*4, B), as the firmware takes it
-            value = interp.evaluate(tokenize_body(data)) if ref[2] == 0 else data
+            # a string answer ends at its first quote (firmware engine, case
+            # INPUT_string_answer_quote)
+            value = interp.evaluate(tokenize_body(data)) if ref[2] == 0 \
+                else bytes(data).partition(b'"')[0]
             interp.vars.store(ref, value)
         except BasicError as err:
             self._refuse(err.code, ref, data)
