@@ -50,7 +50,8 @@ def register(subparsers):
                           "numbers). The run starts at the RUN-mode prompt")
     run.add_argument("--headless", action="store_true", help="no window: type --keys, run, print or save the screen")
     run.add_argument("--keys", default="", help="key script, e.g. '1+1{ENTER}' ({NAME} keys, {WAIT n} tenths of a second, "
-                          "{HOLD n} hold the later keys n milliseconds); it begins at the RUN-mode prompt")
+                          "{READY} until the program reads the keyboard, {HOLD n} hold the later keys n "
+                          "milliseconds, not until read); it begins at the RUN-mode prompt")
     run.add_argument("--for", dest="seconds", type=bounded_number(0, MAX_SECONDS), default=DEFAULT_AFTER_KEYS,
                      help=f"emulated seconds to run after the last key (default {DEFAULT_AFTER_KEYS})")
     run.add_argument("--screen", action="store_true", help="print the LCD as 4 lines of 24 characters")
@@ -249,7 +250,12 @@ def _session(machine, args, first_start):
     _connect(machine, args)
     if not args.headless:
         return _run_window(machine, args)
-    machine.type_keys(args.keys)
+    from emulator.machine.key_script import KeyScriptError
+
+    try:
+        machine.type_keys(args.keys)
+    except KeyScriptError as exc:  # a {READY} the program did not answer
+        raise UsageError(f"--keys: {exc}") from None
     if args.serial and not args.fast:
         _run_paced(machine, args.seconds)
     else:
