@@ -41,7 +41,8 @@ def register(subparsers):
     add_machine_options(run)
     run.add_argument("--headless", action="store_true", help="no window: type --keys, run, print or save the screen")
     run.add_argument("--keys", default="", help="key script, e.g. '1+1{ENTER}' ({NAME} keys, {WAIT n} tenths of a second, "
-                          "{HOLD n} hold the later keys n milliseconds); it begins at the RUN-mode prompt")
+                          "{READY} until the program reads the keyboard, {HOLD n} hold the later keys n "
+                          "milliseconds, not until read); it begins at the RUN-mode prompt")
     run.add_argument("--for", dest="seconds", type=bounded_number(0, MAX_SECONDS), default=DEFAULT_AFTER_KEYS,
                      help=f"emulated seconds to run after the last key (default {DEFAULT_AFTER_KEYS})")
     run.add_argument("--screen", action="store_true", help="print the LCD as 4 lines of 24 characters")
@@ -78,9 +79,10 @@ def add_machine_options(parser):
                         help="the line's format; it must match the OPEN statement (default 1200,N,8,1)")
     parser.add_argument("--tape", type=Path, metavar="FILE",
                         help="tape for CLOAD, played when CLOAD starts: .wav .tap (.bas .img are put "
-                             "on tape first)")
+                             "on tape first); headless, --for counts from the end of the tape")
     parser.add_argument("--tape-record", type=Path, metavar="FILE",
-                        help="record what CSAVE sends: a .wav file, or the tape record as .tap")
+                        help="record what CSAVE sends: a .wav file, or the tape record as .tap; "
+                             "headless, --for counts from the end of what is sent")
 
 
 def cmd_rom_verify(args):
@@ -268,11 +270,13 @@ def _prepare(machine, args, first_start, typing):
 def _session(machine, args):
     if not args.headless:
         return _run_window(machine, args)
-    machine.type_keys(args.keys)
-    if args.serial and not args.fast:
-        _run_paced(machine, args.seconds)
-    else:
-        machine.run_for(args.seconds)
+    from emulator.machine.key_script import KeyScriptError
+
+    try:
+        machine.type_keys(args.keys)
+    except KeyScriptError as exc:  # a {READY} the program did not answer
+        raise UsageError(f"--keys: {exc}") from None
+    _run_after_keys(machine, args)
     if args.screen:
         for line in machine.screen_text():
             print(line)
@@ -282,29 +286,35 @@ def _session(machine, args):
     return 0
 
 
-def _run_paced(machine, seconds):
-    """Run in real time with a serial link attached, since the peer (pc1360 send, a
-    terminal) sends and reads at wall-clock pace; `seconds` count from when the link last
-    carried a byte and nothing is left queued for the machine. Bytes still queued at the
-    end are reported: the program was cut off mid-transfer."""
+def _run_after_keys(machine, args):
+    """Run --for seconds after the last key. With a serial link (unless --fast) or a tape
+    they count from when the link and the tape last carried a signal, once nothing is left
+    queued for the machine and the tape neither plays nor records a tone. Only the serial
+    link keeps real time, since the peer (pc1360 send, a terminal) sends and reads at
+    wall-clock pace; a tape file is all there at once and takes whatever comes. Bytes still
+    queued at the end are reported: the program was cut off mid-transfer."""
     import time
 
     from pc1360.facts import CYCLES_PER_SECOND
 
-    sio = machine.sio
+    sio = machine.sio if args.serial and not args.fast else None
+    tape = machine.cassette if args.tape or args.tape_record else None
+    if not (sio or tape):
+        machine.run_for(args.seconds)
+        return
     wall_start, start = time.monotonic(), machine.now()
-    quiet = round(seconds * CYCLES_PER_SECOND)
+    quiet = round(args.seconds * CYCLES_PER_SECOND)
     limit = start + round(MAX_SECONDS * CYCLES_PER_SECOND)
     while machine.now() < limit:
         machine.run_for(PACE_SLICE)
         now = machine.now()
-        since = now - max(start, sio.active_at or start)
-        if since >= quiet and not sio.pending:
+        active = [start] + [link.active_at for link in (sio, tape) if link and link.active_at]
+        if now - max(active) >= quiet and not (sio and sio.pending) and not (tape and tape.busy):
             break
         ahead = (now - start) / CYCLES_PER_SECOND - (time.monotonic() - wall_start)
-        if ahead > 0:
+        if sio and ahead > 0:
             time.sleep(ahead)
-    if sio.pending:
+    if sio and sio.pending:
         print(f"pc1360: the run ended with {sio.pending} bytes from the serial link not yet "
               "read by the machine (the transfer was cut off; give a longer --for)", file=sys.stderr)
 
@@ -388,6 +398,7 @@ def _disconnect(machine, args):
     if machine.sio.link_error:
         print(f"pc1360: serial link dropped: {machine.sio.link_error}", file=sys.stderr)
     machine.sio.disconnect()
+    _report_cut_tape(machine.cassette, args)
     recording = machine.cassette.stop()
     if recording is None:
         return True
@@ -404,6 +415,17 @@ def _disconnect(machine, args):
         print(f"pc1360: could not write {args.tape_record}: {exc.strerror or exc}", file=sys.stderr)
         return False
     return True
+
+
+def _report_cut_tape(cassette, args):
+    """A tape transfer the end of the run (Ctrl-C, the window closed) broke off."""
+    if cassette.playing:
+        played, length = cassette.played
+        print(f"pc1360: the run ended with the tape {args.tape} playing ({played:.1f} s of "
+              f"{length:.1f} s): what CLOAD read of it is cut off", file=sys.stderr)
+    if cassette.sending:
+        print(f"pc1360: the run ended while the machine was sending to tape: the recording "
+              f"in {args.tape_record} is cut off", file=sys.stderr)
 
 
 def _run_window(machine, args):

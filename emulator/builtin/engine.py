@@ -191,7 +191,9 @@ class BuiltinEngine:
 
     def inkey(self):
         """INKEY$: the one key held now (nothing when none or several are held)."""
-        pressed = self.machine.keyboard.pressed
+        keyboard = self.machine.keyboard
+        keyboard.read_all()
+        pressed = keyboard.pressed
         if len(pressed) != 1:
             return None
         return inkey_code(next(iter(pressed)))

@@ -138,6 +138,7 @@ class Keys:
             elif self.core.state not in KEY_WAIT_STATES:
                 self.key(key)
             elif not st.queue and st.busy is None:
+                self.host.keyboard.read_all()   # the key wait has seen it (for key drivers)
                 due = self.core.clock + KEY_LATENCY
                 if st.waits % KEY_LOOP_CYCLES >= scan_phase(key):
                     st.waits += KEY_LOOP_CYCLES

@@ -57,8 +57,8 @@ PANEL_REFRESH = 15  # frames between redraws of the panel while the machine goes
 
 
 def _default_zoom():
-    """The largest integer zoom that fits 90% of the desktop; at least 2 (where the key
-    legends are legible) when 2 fits the whole desktop, as on a 1280- or 1366-pixel one."""
+    """The largest integer zoom that fits 90% of the desktop; at least 2 (where the case
+    shows its detail) when 2 fits the whole desktop, as on a 1280- or 1366-pixel one."""
     sizes = pygame.display.get_desktop_sizes()
     if not sizes:
         return DEFAULT_ZOOM
