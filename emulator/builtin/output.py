@@ -243,16 +243,17 @@ def show(it, text, open_end):
         # at the CURSOR position, without clearing the line, going on in the next
         # rows (scrolling) if long; output goes on below
         col, row = it.cursor
+        # (the row is drawn afresh from the cursor's cell on: dots before it stay)
         it.cost += len(text) * PRINT_CHAR_CYCLES - PRINT_AT_CURSOR_SAVING
         while col + len(text) > COLS:
             head, text = split_row(text, COLS - col)
-            screen.print_at(row, col, head)
+            screen.print_at(row, col, head, col)
             col = 0
             if row < ROWS - 1:
                 row += 1
             else:
                 screen.scroll()
-        screen.print_at(row, col, text)
+        screen.print_at(row, col, text, col)
         screen.row = row
         screen.end_line()
         if open_end:

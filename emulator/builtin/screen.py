@@ -139,17 +139,18 @@ class Screen:
         for offset, code in enumerate(data):
             self.put(row, col + offset, code, font.WIDE_GLYPH if offset in wide else None)
 
-    def print_at(self, row, col, data):
-        """PRINT's write: the bytes go into the buffer from (row, col) and the whole
-        line is drawn afresh from it, every cell and the column after it (x 6-149):
-        dots there go, whatever the text covers (firmware engine, GEN_graphics_*)."""
+    def print_at(self, row, col, data, first=0):
+        """PRINT's write: the bytes go into the buffer from (row, col) and the line is
+        drawn afresh from it from cell `first` to its end, each cell and the column
+        after it: dots there go, whatever the text covers (firmware engine,
+        GEN_graphics_*; at a CURSOR position from that cell on, CURSOR_print_over_dots)."""
         self.write(row, col, data)
         mem = self.mem
-        for addr in GAP_COLUMNS[row]:
+        for addr in GAP_COLUMNS[row][first:]:
             mem[addr] = 0
             mem[addr + MIRROR] = 0
         base = TEXT_BUFFER + row * COLS
-        self.write(row, 0, bytes(mem[base:base + COLS]))
+        self.write(row, first, bytes(mem[base + first:base + COLS]))
 
     def show_line(self, row, data, right=False, fill=SPACE):
         """Replace line `row` with `data`, left- or right-aligned; the buffer's other
