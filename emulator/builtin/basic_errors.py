@@ -22,6 +22,7 @@ class BasicError(Exception):
         super().__init__(code)
         self.code = code
         self.used = 0   # the cycles of the statements before it in the same run() call
+        self.list_from = None   # LIST n past the last line: n (UP then lists before it)
 
 
 class Break(Exception):

@@ -244,6 +244,8 @@ class Keys:
         line = self.editor.state.line
         if key in ("UP", "DOWN"):
             if term.mode is Mode.PRO:
+                if term.error_lock and not (key == "UP" and term.error_list_from is not None):
+                    return 0                    # an error screen ignores it
                 return PRO_LIST_WORK
             if term.error_lock:
                 return SHOW_LINE_WORK if key == "UP" else 0
@@ -318,6 +320,11 @@ class Keys:
             term.error_lock = False
             term.recalled = None
             self.terminal.clear_prompt()
+        elif key == "UP" and term.mode is Mode.PRO and term.error_list_from is not None:
+            # after LIST n past the last line, UP lists the last line (firmware engine,
+            # case LIST_past_end_then_up); DOWN does nothing
+            term.error_lock = False
+            self.terminal.list_last()
         return True
 
     def _shift_key(self, key):

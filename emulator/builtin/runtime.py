@@ -133,6 +133,7 @@ class Runtime:
         except BasicError as err:
             if interp.line_addr is None:            # a typed line's: typed_base has it
                 self.show_error(err.code, interp.line)
+                self.terminal.state.error_list_from = err.list_from
                 return budget
             # the firmware takes its time to find and show a program line's error
             st.error = (err.code, interp.line)

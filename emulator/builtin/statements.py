@@ -234,6 +234,8 @@ def stmt_list(it):
     if not isinstance(number, int):
         raise BasicError(SYNTAX)
     if it.program.first_from(number) is None and number:
-        raise BasicError(LINE)              # LIST 99 past the last line: ERROR 4
+        err = BasicError(LINE)              # LIST 99 past the last line: ERROR 4
+        err.list_from = number
+        raise err
     it.pending = ("list", number)
     it.finish()

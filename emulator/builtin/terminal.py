@@ -62,6 +62,7 @@ class TerminalState:
     # the PRINT wait that lines are typed under: (pos, line, line_addr)
     wait_stop: tuple[int, int, int | None] | None = None
     list_addr: int | None = None    # the top line of the listing shown
+    error_list_from: int | None = None  # the error was LIST n's past the last line
     draw_work: int = 0              # cycles of drawing (listings, a prompt's scroll)
                                     # the key wait has still to wait for (key_dispatch.wait)
 
@@ -158,6 +159,7 @@ class Terminal:
             st.error_at = at        # PRO mode's UP/DOWN show the line, the cursor there
         st.error_cur = None if line else self.error_column()
         st.error_lock = True
+        st.error_list_from = None
         self.editor.state.line.clear()
         st.last_result = None
         if line:
@@ -179,6 +181,12 @@ class Terminal:
             self.prompt()
         else:
             self.show_listing(addr)
+
+    def list_last(self):
+        """The listing from the program's last line."""
+        addrs = [addr for _n, addr in self.interp.program.lines()]
+        if addrs:
+            self.show_listing(addrs[-1])
 
     def list_step(self, direction):
         """UP/DOWN after a listing: the listing from the line before/after the top
