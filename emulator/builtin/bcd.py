@@ -63,8 +63,10 @@ DEG, RAD, GRAD = "DEG", "RAD", "GRAD"
 # radians quarters of the machine's own PI: RADIAN SIN PI, TAN PI and SIN (2*PI) are 0
 # (firmware engine, case TRIG_radian_multiples_of_pi).
 _QUARTER = {DEG: Decimal(90), GRAD: Decimal(100), RAD: _HI.divide(PI, 2)}
-# Largest angle (in quarter turns) the reduction accepts; beyond it ERROR 2 (assumed).
-_MAX_TURNS = Decimal("1E10")
+# The reduction works in degrees: an angle of 1E10 degrees or more is ERROR 2 (DEGREE
+# SIN 1E10, RADIAN SIN 1.745329252E8; GRAD SIN 1E10 is 9E9 degrees and fine: firmware
+# engine, case TRIG_angle_limit).
+_MAX_QUARTERS = Decimal("1E10") / 90
 
 
 def fit(value, context=_WORK):
@@ -415,9 +417,10 @@ def _sin_cos(angle, mode):
     exact decimal arithmetic, so COS 90 is exactly 0 and SIN 30 exactly 0.5.
     """
     quarter = _QUARTER[mode]
-    turns = _HI.divide(angle, quarter).to_integral_value(rounding=ROUND_HALF_EVEN)
-    if abs(turns) >= _MAX_TURNS:
+    quarters = _HI.divide(angle, quarter)
+    if abs(quarters) >= _MAX_QUARTERS:
         raise BasicError(CALC)
+    turns = quarters.to_integral_value(rounding=ROUND_HALF_EVEN)
     rest = _HI.subtract(angle, _HI.multiply(turns, quarter))
     if not rest:
         s, c = ZERO, ONE

@@ -200,9 +200,7 @@ def stmt_run(it):
         kind, number = it.target()
         if kind != "line":
             raise BasicError(SYNTAX)
-        addr = it.program.first_from(number)
-        if addr is None:
-            raise BasicError(LINE)
+        addr = it.program.find(number)     # RUN n needs line n, as GOTO (GEN_input_7)
     it.vars.clear()
     it.using = None
     it.start_program(addr)
