@@ -106,8 +106,10 @@ _LOOKAHEAD = 3              # bytes past its end that a parse may have looked at
 
 def literal_end(mem, pos):
     """Where the number literal starting at `pos` ends: digits, an optional fraction,
-    and an exponent only when digits follow the E. A letter or `"` after it (spaces
-    apart) is ERROR 1 at once, before any operation pending in the expression."""
+    and an exponent: E, a sign, digits, where the sign and digits may be missing (`1E`,
+    `2E-` are 1 and 2: firmware engine, case NUMBER_empty_exponent). A letter or `"`
+    after it (spaces apart) is ERROR 1 at once, before any operation pending in the
+    expression."""
     while mem[pos] in _DIGITS:
         pos += 1
     if mem[pos] == 0x2E:
@@ -115,19 +117,24 @@ def literal_end(mem, pos):
         while mem[pos] in _DIGITS:
             pos += 1
     if mem[pos] == 0x45:
-        look = pos + 1
-        if mem[look] in (0x2B, 0x2D):
-            look += 1
-        if mem[look] in _DIGITS:
-            pos = look
-            while mem[pos] in _DIGITS:
-                pos += 1
+        pos += 1
+        if mem[pos] in (0x2B, 0x2D):
+            pos += 1
+        while mem[pos] in _DIGITS:
+            pos += 1
     look = pos
     while mem[look] == 0x20:
         look += 1
     if mem[look] in _NOT_AFTER_LITERAL:
         raise BasicError(SYNTAX)
     return pos
+
+
+def _complete(text):
+    """A literal as Decimal reads it: an exponent with no digits is 0, a lone point 0."""
+    if text[-1:] in ("E", "+", "-"):
+        text += "0"
+    return "0" + text if text.startswith(".") else text
 
 
 def binary_operator(mem, pos):
@@ -426,7 +433,7 @@ class _Parser(Scanner):
         self.pos = end
         self.cost += (end - start - 1) * costs.LITERAL_CHAR
         try:
-            value = bcd.parse_number(bytes(mem[start:end]).decode("ascii"))
+            value = bcd.parse_number(_complete(bytes(mem[start:end]).decode("ascii")))
         except BasicError as error:         # 1E100
             raise _Stop(error.code, end) from None
         if value is None:
