@@ -212,13 +212,28 @@ def _fields(segments):
     fields = []
     after_number = False
     for segment in segments:
-        field = b"".join(t for t, _ in segment)[:HALF]
+        field = b"".join(t for t, _ in segment)
         number = len(segment) == 1 and segment[0][1]
+        if number and len(field) + (field[:1] != b"-") > HALF:
+            field = _field_number(field)
+        field = field[:HALF]
         if number:
             field = field.rjust(HALF) if after_number else _aligned(field, HALF)
         after_number = number
         fields.append(field)
     return fields
+
+
+def _field_number(text):
+    """A number too wide for its field with its sign place, as the firmware shows it
+    there: E notation with the mantissa cut to 6 digits (0.1234567891 is 1.23456E-01,
+    9.999999999E99 is 9.99999E 99: case PRINT_comma_wide_number)."""
+    value = Decimal(text.decode("ascii").replace("E ", "E+"))
+    exp = value.adjusted()
+    mantissa = abs(value).scaleb(-exp).quantize(Decimal("1.00000"), rounding=ROUND_DOWN)
+    sign = b"-" if value < 0 else b""
+    return sign + b"%sE%s%02d" % (str(mantissa).encode("ascii"), b"-" if exp < 0 else b" ",
+                                  abs(exp))
 
 
 def lprint_text(segments, open_end):
