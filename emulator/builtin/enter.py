@@ -42,6 +42,7 @@ PROGRAM_ONLY = frozenset(CODES[name] for name in (
     "RESTORE", "GOSUB", "RETURN", "END", "STOP", "REM", "LET", "ON", "AREAD", "INPUT"))
 
 
+PROMPT_CHAR = 0x3E        # the `>` of the prompt
 ENTER_EMPTY_WORK = CYCLES["enter_empty_work"]
 ENTER_EMPTY_SCROLL = CYCLES["enter_empty_scroll"]
 
@@ -64,8 +65,12 @@ class TypedLines:
         data = bytes(self.editor.state.line)
         if not data.strip(b" "):
             # ENTER on an empty line: a new prompt below (as the firmware does)
-            if self.editor.state.input_row is not None:
-                self.screen.row = self.editor.state.input_row
+            row = self.editor.state.input_row
+            if row is not None:
+                self.screen.row = row
+                if self.screen.char_at(row, 0) != PROMPT_CHAR:
+                    # a line typed and deleted again leaves its row blank (GEN_input_8)
+                    self.screen.clear_row(row, fill=NUL)
             scrolls = self.screen.scrolls
             self.terminal.prompt()
             self.terminal.state.draw_work += ENTER_EMPTY_WORK + \
