@@ -56,6 +56,8 @@ CARD_COPIES_OFFSET = 0x07              # card start + 7: copies of start, end, m
 SYSTEM_END_COPY = 0x283E               # the ROM's copy of the end pointer (and its mirror)
 RANDOM_SEED = 0xFDE0                   # RND's seed, 8 bytes (docs/stored_format.md §2.3)
 TEXT_BUFFER = 0xFD80                   # the 4 x 24 characters on the display
+INPUT_BUFFER = 0xFD20                  # the 80-byte line buffer; immediate lines run from here
+LINE_POINTER = 0xFEF2                  # into the program line being run (docs/stored_format.md §2.3)
 CARD_SIZES = {8: 0x2000, 16: 0x4000, 32: 0x8000}   # KB -> bytes
 
 # ---- stored program: a line is number (high byte first), LEN, body, CR

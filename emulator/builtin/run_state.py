@@ -8,8 +8,8 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from emulator.builtin import bcd
+from pc1360.facts import INPUT_BUFFER, LINE_POINTER
 
-INPUT_BUFFER = 0xFD20       # the 80-byte line buffer; immediate lines run from here
 # The last answer (8 bytes, stored form), which RUN mode's UP/DOWN type. Found on the
 # firmware engine: a typed calculation, a numeric assignment (array elements too) and
 # PRINT's or PAUSE's first number after its last `,` write it; FOR, NEXT, IF, INPUT,
@@ -21,7 +21,6 @@ ANSWER_END = ANSWER + 8
 # CR; a false IF: the byte before the line's CR). Found on the firmware engine: jumps
 # (GOTO, GOSUB, RETURN, ON, NEXT, THEN n) store the end of their own text, END and a true
 # IF store nothing, immediate lines leave it alone.
-LINE_POINTER = 0xFEF2
 
 # A variable's storage: (address, size, vars.NUM / STR / FIXED_STR)
 VarRef = tuple[int, int, int]

@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from pc1360.facts import LINE_POINTER
 from pc1360.tokenizer import tokenize
 
 # kd: the generic helpers only (boot, the stored lines)
@@ -32,7 +33,6 @@ from tests.helpers import mikazee_model as mm
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "mikazee.bas"
-LINE_POINTER = 0xFEF2
 FIXED_A = 0xFA98
 STEP = 0.01  # emulated seconds between looks at the machine
 
