@@ -32,6 +32,9 @@ HOLD = 0.05  # a key at the key-wait loop is held this long
 READ_AFTER = 0.03  # an INKEY$ key is held this long after it was read
 STROBES = 3  # key-wait strobe writes that show the loop runs
 READ = re.compile(r'\b[A-Z]\$=INKEY\$')
+# what the firmware's INPUT cursor shows while it blinks (read as text: "_" and a block that
+# the character set does not name): not an answer of the program
+CURSOR_GLYPHS = str.maketrans({"_": " ", "\ufffd": " "})
 SEED = bytes([0x00, 0x00, 0x57, 0x29, 0x57, 0x79, 0x51, 0x31])
 
 
@@ -98,7 +101,7 @@ class Probe:
     def screen(self):
         raw = bytes(self.m.mem[LCD_BASE:LCD_LAST + 1])
         if raw != self._shown[0]:
-            self._shown = (raw, [row.replace("_", " ") for row in self.m.screen_text()])
+            self._shown = (raw, [row.translate(CURSOR_GLYPHS) for row in self.m.screen_text()])
         return list(self._shown[1])
 
     def _in_key_line(self):

@@ -56,6 +56,9 @@ TIMED_LINES = {
     "prompt": _line_after('PRINT "?"'),  # the "?" is shown
 }
 STEP = 0.005  # emulated seconds between looks at the machine
+# how long BRK is held: the firmware looks at it between statements, and the search of a
+# backward GOTO for its line (beyond the other programs on the card) can outlast a short tap
+BRK_HOLD = 0.2
 DISPLAY_RAM = slice(0x2800, 0x3400)  # where both engines draw (docs/interfaces.md)
 
 
@@ -99,9 +102,7 @@ def break_and_continue(driver, after=None):
     m = driver.m
     if after:
         m.run_for(after)
-    m.press("BRK")
-    m.run_for(0.1)
-    m.release("BRK")
+    m.tap("BRK", hold=BRK_HOLD)
     if not m.key_wait_ready():
         raise DriverError(f"no command prompt after BRK: {driver.screen()}")
     if not any(row.startswith("BREAK IN") for row in driver.screen()):
