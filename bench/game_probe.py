@@ -8,12 +8,14 @@ For every key it measures, in emulated seconds from the press:
 
 "Reads the keyboard" has two forms. The games poll INKEY$ in lines that assign it
 (`Y$=INKEY$`, `F$=INKEY$`); the firmware keeps at 0xFEF2 a pointer into the line it runs
-(docs/stored_format.md §2.3), so the program is ready when that pointer is in such a line
-at two looks 20 ms apart. INPUT and the command prompt use the firmware's key-wait loop,
+(docs/stored_format.md §2.3), so the program is ready when that pointer is first in such a
+line (Mikazee polls between the steps of the work that follows a booking: ready is the
+first poll). Before a key is pressed the pointer must stay in such a line 20 ms. INPUT and the command prompt use the firmware's key-wait loop,
 seen by its strobe writes (bus.keywait_count, as PC1360.key_wait_ready does).
 
-A key is pressed once the program is ready, held until it has been read (the pointer left
-the INKEY$ line; at the key-wait loop 0.05 s) and released.
+A key is pressed once the program waits idle (the pointer 20 ms in an INKEY$ line that
+loops on itself, or the key-wait loop), held as a person holds it (0.15 s, and until the
+program has left that line) and released.
 """
 
 import bisect
@@ -28,8 +30,7 @@ from pc1360.tokenizer import tokenize
 
 STEP = 0.005  # emulated seconds between looks
 SETTLE = 0.02  # the pointer must stay in a key line this long
-HOLD = 0.05  # a key at the key-wait loop is held this long
-READ_AFTER = 0.03  # an INKEY$ key is held this long after it was read
+HOLD = 0.15  # a key is held at least this long
 STROBES = 3  # key-wait strobe writes that show the loop runs
 READ = re.compile(r'\b[A-Z]\$=INKEY\$')
 # what the firmware's INPUT cursor shows while it blinks (read as text: "_" and a block that
@@ -57,14 +58,17 @@ class Record:
 
 
 def key_lines(sources):
-    """The numbers of the lines that read INKEY$ into a variable."""
-    lines = set()
+    """The numbers of the lines that read INKEY$ into a variable: all of them, and those
+    that loop on themselves (where the program waits with nothing else to do)."""
+    lines, idle = set(), set()
     for text in sources:
         for row in text.splitlines():
             number, _, body = row.partition(" ")
             if READ.search(body) and not body.startswith("REM"):
                 lines.add(int(number))
-    return lines
+                if body.endswith(f"GOTO {number}"):
+                    idle.add(int(number))
+    return lines, idle
 
 
 class Probe:
@@ -76,7 +80,7 @@ class Probe:
         self.m.type_keys("Y")
         self.m.run_for(1.0)
         self.m.load_program(tokenize("".join(sources)))
-        self.key_lines = key_lines(sources)
+        self.key_lines, self.idle_lines = key_lines(sources)
         self.starts, self.numbers = self._index()
         self.records = {}
         self._shown = (None, None)
@@ -104,11 +108,11 @@ class Probe:
             self._shown = (raw, [row.translate(CURSOR_GLYPHS) for row in self.m.screen_text()])
         return list(self._shown[1])
 
-    def _in_key_line(self):
-        if self.line() not in self.key_lines:
+    def _idle(self):
+        if self.line() not in self.idle_lines:
             return False
         self.m.run_for(SETTLE)
-        return self.line() in self.key_lines
+        return self.line() in self.idle_lines
 
     def wait_ready(self, timeout=120.0):
         """Run until the program reads keys; 'inkey' or 'keywait' (which form)."""
@@ -116,7 +120,7 @@ class Probe:
         strobes = m.bus.keywait_count
         deadline = m.emulated_seconds + timeout
         while True:
-            if self._in_key_line():
+            if self._idle():
                 return "inkey"
             if m.bus.keywait_count - strobes >= STROBES:
                 return "keywait"
@@ -149,29 +153,26 @@ class Probe:
         before = self.screen()
         start = m.emulated_seconds
         m.press(key)
-        if mode == "inkey":
-            deadline = start + 1.0
-            while self.line() in self.key_lines and m.emulated_seconds < deadline:
-                m.run_for(STEP / 5)
-            m.run_for(READ_AFTER)
-        else:
-            m.run_for(HOLD)
-        m.release(key)
+        held = True
         shown = done = None
         last = before
         strobes = m.bus.keywait_count
-        deadline = m.emulated_seconds + timeout
+        deadline = start + timeout
         while True:
+            elapsed = m.emulated_seconds - start
+            if held and elapsed >= HOLD and (mode != "inkey" or self.line() not in self.idle_lines
+                                             or elapsed > 1.0):
+                m.release(key)
+                held = False
+                strobes = m.bus.keywait_count
             now = self.screen()
             if now != last:
-                done = m.emulated_seconds - start
+                done = elapsed
                 shown = done if shown is None else shown
                 last = now
-            if self.line() in self.key_lines:
-                m.run_for(SETTLE)
-                if self.line() in self.key_lines:
-                    break
-            if m.bus.keywait_count - strobes >= STROBES:
+            if not held and self.line() in self.key_lines:  # the first poll of the keyboard
+                break
+            if not held and m.bus.keywait_count - strobes >= STROBES:
                 break
             if m.emulated_seconds > deadline:
                 raise ProbeError(f"key {key}: not ready after {timeout} s; line {self.line()}")
