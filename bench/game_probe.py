@@ -14,7 +14,7 @@ first poll). Before a key is pressed the pointer must stay in such a line 20 ms.
 seen by its strobe writes (bus.keywait_count, as PC1360.key_wait_ready does).
 
 A key is pressed once the program waits idle (the pointer 20 ms in an INKEY$ line that
-loops on itself, or the key-wait loop), held as a person holds it (0.15 s, and until the
+calls nothing, or the key-wait loop), held as a person holds it (0.15 s, and until the
 program has left that line) and released.
 """
 
@@ -59,14 +59,15 @@ class Record:
 
 def key_lines(sources):
     """The numbers of the lines that read INKEY$ into a variable: all of them, and those
-    that loop on themselves (where the program waits with nothing else to do)."""
+    that call nothing (where the program waits with nothing else to do; Mikazee's other
+    poll calls the next step of its work)."""
     lines, idle = set(), set()
     for text in sources:
         for row in text.splitlines():
             number, _, body = row.partition(" ")
             if READ.search(body) and not body.startswith("REM"):
                 lines.add(int(number))
-                if body.endswith(f"GOTO {number}"):
+                if "GOSUB" not in body:
                     idle.add(int(number))
     return lines, idle
 
