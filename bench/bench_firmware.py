@@ -50,7 +50,7 @@ QUEENS_RESULT = "15863724."
 FIRST_SECONDS = 10.0
 CHUNK = 0.25  # emulated seconds between looks for the end of the program
 # the keys that score a Kniffel turn, one of each (basic_src/kniffel.md), and the emulated
-# seconds the bench lets the program answer a key (the game needs at most 2.7: a method
+# seconds the bench lets the program answer a key (the game needs at most 3.3: a method
 # key until the keys are read again, with the key row on line 4)
 KNIFFEL_METHODS = "123456DVFSGKC"
 KNIFFEL_WAIT = 3.5

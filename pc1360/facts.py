@@ -56,6 +56,7 @@ CARD_COPIES_OFFSET = 0x07              # card start + 7: copies of start, end, m
 SYSTEM_END_COPY = 0x283E               # the ROM's copy of the end pointer (and its mirror)
 RANDOM_SEED = 0xFDE0                   # RND's seed, 8 bytes (docs/stored_format.md §2.3)
 TEXT_BUFFER = 0xFD80                   # the 4 x 24 characters on the display
+INPUT_BUFFER = 0xFD20                  # the 80-byte line buffer; immediate lines run from here
 # The ROM's pointer into the program line being run: after each program statement the
 # address of the statement's last byte (the one before its ':' or CR; a false IF: the byte
 # before the line's CR). Jumps (GOTO, GOSUB, RETURN, ON, NEXT, THEN n) store the end of their

@@ -15,6 +15,7 @@ PACKAGES = ("pc1360", "emulator", "tools")
 DISTINCT = ("CYCLES_PER_SECOND", "BANK_REGISTER", "LCD_BASE", "LCD_LAST", "SYMBOL_BYTE",
             "KEY_STROBE_ADDR", "START_PTR", "END_PTR", "MERGE_PTR", "DIM_PTR",
             "CARD_BOUNDS_PTR", "FIXED_Z", "DIM_TOP", "SYSTEM_END_COPY", "TEXT_BUFFER",
+            "INPUT_BUFFER", "LINE_POINTER",
             "MAX_LINE", "SIO_LATCH", "SIO_LATCH_SHADOW")
 # Bytes of a stored line: too common to look for everywhere, so only where a byte is
 # compared with one (a hand-written token walk).

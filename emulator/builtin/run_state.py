@@ -8,8 +8,8 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from emulator.builtin import bcd
+from pc1360.facts import INPUT_BUFFER, LINE_POINTER
 
-INPUT_BUFFER = 0xFD20       # the 80-byte line buffer; immediate lines run from here
 # The last answer (8 bytes, stored form), which RUN mode's UP/DOWN type. Found on the
 # firmware engine: a typed calculation, a numeric assignment (array elements too) and
 # PRINT's or PAUSE's first number after its last `,` write it; FOR, NEXT, IF, INPUT,

@@ -27,7 +27,7 @@ kd = pytest.importorskip("tests.helpers.kniffel_driver", exc_type=ImportError)
 ENGINES = [pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow]), "builtin"]
 
 MAX_REROLL_S = 1.0  # ENTER -> new dice on the display
-MAX_NEXT_TURN_S = 2.0  # method chosen -> next player's first roll on the display
+MAX_NEXT_TURN_S = 3.5  # method chosen -> next player's first roll (drawn last, when the keys are read)
 MAX_PROMPT_S = 1.0  # ENTER without a chosen die -> "?" (the program then takes the key)
 MEM_PER_PLAYER = 57  # NM$ *2, M1$ *11, M2$ *20, PT(.,0..2)
 MEM_ARRAY_HEADERS = 28  # 4 arrays, 7 bytes each (measured)
@@ -413,3 +413,82 @@ def test_same_seed_same_dice_and_screens(game):
         rows0.append(k.screen()[0])
     assert rows0 == SEEDED_ROWS0
     assert k.screen() == SEEDED_FINAL
+
+
+# -- BRK and CONT: the program redraws its screen ---------------------------------------
+
+def check_redrawn(k, key_after=None):
+    """BRK then CONT at the key the program waits for: the screen is the one before BRK."""
+    before = k.screen()
+    kd.break_and_continue(k)
+    assert k.screen() == before
+
+
+def test_cont_redraws_every_screen(game):
+    """The screen after BRK and CONT is the one before BRK, without the BREAK IN and CONT
+    lines: the dice with one chosen, the "?" with BELEGT, the WEITER? page, the winner page
+    and the new-game question. The game then goes on with the keys as before."""
+    k = game
+    names = player_names(10)
+    k.start(names)
+    k.key("2")
+    check_redrawn(k)
+    assert k.game_screen().dice[1] is None
+    k.key("ENTER")
+    k.key("1")
+    k.key("ENTER")
+    assert k.game_screen().prompt  # the third roll: the "?" by itself
+    check_redrawn(k)
+    k.key("C")
+    k.poke_number("R", 13)  # the last round for everybody
+    for player in range(1, 10):
+        k.key("ENTER")
+        if player == 1:
+            k.key("C")  # used by AA only: CH is open for AB
+        k.key("C" if player > 1 else "K")
+    k.wait_ready()
+    assert k.screen()[3].startswith("WEITER?")
+    check_redrawn(k)
+    k.key("ENTER")
+    assert k.screen()[3].startswith(("SIEGER", "GLEICHSTAND"))
+    check_redrawn(k)
+    k.key("ENTER")
+    assert k.screen()[0].startswith("NEUES SPIEL? J/N")
+    check_redrawn(k)
+    k.key("N", wait=False)
+    k.m.key_wait_ready()
+    k.check_error()
+
+
+def test_cont_at_belegt_keeps_the_message(game):
+    k = game
+    k.start(["AB"])
+    k.key("ENTER")
+    k.key("1")
+    k.key("ENTER")
+    k.key("1")  # used: refused
+    assert k.game_screen().message == "BELEGT"
+    check_redrawn(k)
+    assert k.game_screen().message == "BELEGT" and k.game_screen().prompt
+    k.key("2")
+    assert k.game_screen().round == 3
+
+
+def test_brk_while_busy_then_cont_shows_what_it_would_have(game):
+    """BRK in the middle of the work after a method key (the next turn being drawn), CONT:
+    once the program waits again the screen is the one it shows without the BRK."""
+    k = game
+    k.start(["AB", "CD"], seed=SEED)
+    k.key("ENTER")
+    start = k.m.snapshot()
+    k.key("C")
+    expected = k.screen()
+    assert kd.parse_game_screen(expected).name == "CD"
+    for delay in (0.6, 1.5):
+        k.m.restore(start)
+        k.wait_ready()
+        k.m.press("C")
+        k.m.run_for(0.1)
+        k.m.release("C")
+        kd.break_and_continue(k, after=delay)
+        assert k.screen() == expected, delay

@@ -12,6 +12,7 @@ their card records.
 
 import pytest
 
+from tests.helpers import kniffel_driver as kd
 from tests.helpers import mikazee_model as mm
 from tests.helpers.kniffel_driver import resumed_machine
 from tests.helpers.mikazee_player import (
@@ -203,7 +204,7 @@ def test_default_rules_end_of_game_top_ten_and_memory(playing):
     assert g.screen()[1][:12] == " 7 ----    0" and g.screen()[2][12:] == "10 ----    0"
     g.key("ENTER")
     assert g.screen()[0].startswith("MIKAZEE SET 1")
-    g.m.tap("BRK")
+    g.m.tap("BRK", hold=kd.BRK_HOLD)
     g.m.run_for(0.3)
     size = len(md.program_image())
     free = g.free_memory()
@@ -406,12 +407,12 @@ def test_top_ten_survives_kniffel_clear_and_power_off(g, request):
     g.key("ENTER")
     g.key("ENTER")
     m = g.m
-    m.tap("BRK")
+    m.tap("BRK", hold=kd.BRK_HOLD)
     m.run_for(0.3)
     m.type_keys("{CLS}{DEF}K")  # Kniffel's CLEAR erases every variable
     m.key_wait_ready()
     assert m.screen_text()[0].startswith("ANZAHL SPIELER?")
-    m.tap("BRK")
+    m.tap("BRK", hold=kd.BRK_HOLD)
     m.run_for(0.3)
     m.tap("OFF")
     m.run_for(0.3)
@@ -422,7 +423,7 @@ def test_top_ten_survives_kniffel_clear_and_power_off(g, request):
     other = resumed_machine(rom_dir, card, state, engine)
     again = md.Mikazee(other)
     again.lines = g.lines
-    other.tap("BRK")
+    other.tap("BRK", hold=kd.BRK_HOLD)
     other.run_for(0.3)
     assert again.card_sets()[1][2] == expected
     other.type_keys("{CLS}")
@@ -469,3 +470,80 @@ def test_rule_set_to_tape_and_back(g, request):
     sets = g.card_sets()
     assert sets[2] == ("TAPE   ", rules, mm.EMPTY_TOP)  # loaded: its top 10 starts empty
     assert sets[0] == ("TAPE   ", rules, top)  # the saved set is unchanged
+
+
+# -- BRK and CONT: the program redraws its screen ---------------------------------------
+
+def check_redrawn(g):
+    """BRK then CONT at the key the program waits for: the screen is the one before BRK."""
+    before = g.screen()
+    kd.break_and_continue(g)
+    assert g.screen() == before
+
+
+def test_cont_redraws_the_game(playing):
+    """A chosen die, a refusal message, the sum rows in the window, the end line."""
+    g = playing
+    check_redrawn(g)
+    g.key("2")
+    check_redrawn(g)
+    assert g.game().dice[1] is None
+    g.key("ENTER")  # roll 2
+    g.key("ENTER")  # into Een of column 1
+    g.key("ENTER")  # the same cell: BEZET
+    assert g.screen()[3].startswith("BEZET")
+    check_redrawn(g)
+    g.key("UP")  # wraps to VLG: the window shows TOT, GEW, VLG
+    g.cursor = (1, 18)
+    g.key("UP")
+    g.key("UP")  # TOT: the marker on a sum row
+    g.cursor = (1, 16)
+    check_redrawn(g)
+    check_sheet(g, g_sheet_after_one_booking(g))
+
+
+def g_sheet_after_one_booking(g):
+    """The model's sheet of test_cont_redraws_the_game: Een of column 1 booked with the
+    dice that roll 2 showed (read back from the program's SL$)."""
+    sheet = mm.Sheet(mm.default_rules())
+    sheet.cells[1][0] = int(g.get_string("SL", 0)[:4])
+    return sheet
+
+
+def test_cont_redraws_the_menu_the_editor_and_the_top_ten(g):
+    g.start()
+    check_redrawn(g)
+    g.key("R")
+    g.key("DOWN")
+    check_redrawn(g)
+    assert selected(g) == ("K1 VOLGORDE", "VRIJ")
+    g.key("A")
+    g.key("T")
+    check_redrawn(g)
+    g.key("ENTER")
+    check_redrawn(g)
+    g.key("ENTER")
+    assert g.screen()[0].startswith("MIKAZEE SET 1")
+    g.key("O")
+    check_redrawn(g)
+    assert g.screen()[0].startswith("BAND: OPNEMEN")
+
+
+def test_brk_while_busy_then_cont_shows_what_it_would_have(g):
+    """BRK while S builds the sheet, and while the program works off a booking (the steps
+    between the polls), then CONT: the screen is the one it shows without the BRK."""
+    g.start()
+    for key, delays in (("S", (0.6, 1.5)), ("ENTER", (0.5, 1.2, 2.0))):
+        start = g.m.snapshot()
+        g.key(key)
+        expected = g.screen()
+        for delay in delays:
+            g.m.restore(start)
+            g.wait_ready()
+            g.m.press(key)
+            g.m.run_for(0.15)
+            g.m.release(key)
+            kd.break_and_continue(g, after=delay)
+            assert g.screen() == expected, (key, delay)
+        g.m.restore(start)
+        g.key(key)

@@ -153,12 +153,16 @@ def test_weights_bonus_and_final_score(rules):
 
 
 def test_card_records_round_trip(rules):
-    text = mm.encode_rules("MIKAZEE", rules)
-    assert len(text) == mm.RECORD_CHARS
-    assert all(48 <= ord(ch) <= 79 for ch in text[7:])  # '0'..'O': no quote, no backslash
-    assert mm.decode_rules(text) == ("MIKAZEE", rules)
-    rules.update(bonus_from=999, extra_mik=1000 - 1, columns=9)
-    assert mm.decode_rules(mm.encode_rules("X", rules))[1] == rules
+    lines = mm.rule_lines("MIKAZEE", rules)
+    lengths = [len(text) for text in lines]
+    assert mm.decode_rule_lines(lines) == ("MIKAZEE", rules)
+    rules.update(bonus_from=999, extra_mik=1000 - 1, columns=9, order9=mm.IN_TWO, weight9=9)
+    lines = mm.rule_lines("X", rules)
+    assert [len(text) for text in lines] == lengths  # fixed places: the program POKEs them
+    assert mm.decode_rule_lines(lines) == ("X      ", rules)
+    assert lines[1].endswith(",7,1,20")  # 7 columns neither ineens nor in twee, 1 in twee
+    assert lines[2] == '"   1   2   3   1   1   1   1   1   9"'
+    assert lines[3] == '"   V   V   V   O   N   I   V   V   2"'
     top = [("AB  ", 32767), ("CDEF", 0)] + mm.EMPTY_TOP[2:]
     assert mm.decode_top(mm.encode_top(top)) == top
     assert len(mm.encode_top(top)) == mm.RECORD_CHARS

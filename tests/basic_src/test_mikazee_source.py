@@ -69,30 +69,42 @@ def test_every_goto_target_exists(parsed):
 
 
 def data_records():
+    """{line: text after DATA or REM} of the record lines 2901-2920."""
     rows = {}
     for text in SOURCE.read_text(encoding="utf-8").splitlines():
         number, body = text.split(" ", 1)
-        if 2900 < int(number) < 2910 and body.startswith("REM "):
-            rows[int(number)] = body[4:]
+        if 2900 < int(number) <= 2900 + 4 * mm.LINES_PER_SET:
+            keyword, text = body.split(" ", 1)
+            rows[int(number)] = (keyword, text)
     return rows
 
 
 def test_card_records_hold_four_default_sets_with_empty_top_tens():
+    """Four DATA lines and a REM line a set, of the lengths the program's addresses take
+    (set q at BA+305*q: the program POKEs the fields there)."""
     rows = data_records()
-    assert sorted(rows) == list(range(2901, 2909))
-    assert {len(text) for text in rows.values()} == {mm.RECORD_CHARS}  # the program's stride
+    assert sorted(rows) == list(range(2901, 2921))
     for slot in range(4):
-        name, rules = mm.decode_rules(rows[2901 + 2 * slot])
-        assert rules == mm.default_rules()
-        assert name == ("MIKAZEE" if slot == 0 else f"SET {slot + 1}  ")
-        assert mm.decode_top(rows[2902 + 2 * slot]) == mm.EMPTY_TOP
+        first = 2901 + mm.LINES_PER_SET * slot
+        keywords = [rows[first + i][0] for i in range(mm.LINES_PER_SET)]
+        assert keywords == ["DATA"] * mm.RULE_LINES + ["REM"]
+        texts = [rows[first + i][1] for i in range(mm.LINES_PER_SET)]
+        name = "MIKAZEE" if slot == 0 else f"SET {slot + 1}  "
+        assert texts[:mm.RULE_LINES] == mm.rule_lines(name, mm.default_rules())
+        assert mm.decode_top(texts[mm.RULE_LINES]) == mm.EMPTY_TOP
+        stride = sum(3 + 2 + len(text) + 1 for text in texts)  # number, length, keyword, CR
+        assert stride == 305
 
 
-def test_default_data_line_matches_the_model():
+def test_default_data_lines_match_the_model():
+    """DATA 2950-2952: the default fields, then what the game start takes from a record."""
     source = SOURCE.read_text(encoding="utf-8")
-    numbers = re.search(r"2950 DATA ([\d,]+)\n2951 DATA ([\d,]+)", source)
+    numbers = re.search(r"2950 DATA ([\d,]+)\n2951 DATA ([\d,]+)\n2952 DATA (.*)\n", source)
     values = [int(v) for v in (numbers.group(1) + "," + numbers.group(2)).split(",")]
-    assert values == mm.DEFAULT_VALUES
+    record = mm.rule_lines("MIKAZEE", mm.default_rules())
+    assert values[:38] == mm.DEFAULT_VALUES
+    assert values[38:] == [int(v) for v in record[1].split(",")[-3:]]
+    assert numbers.group(3) == ",".join(f'"{text[1:-1].rstrip()}"' for text in record[2:])
 
 
 def test_locator_line_is_the_one_before_the_records(parsed):
@@ -102,13 +114,16 @@ def test_locator_line_is_the_one_before_the_records(parsed):
     line = next(line for line in parsed.lines if line.number == 2900)
     assert line.body.startswith(b"BA=0:BA=")
     assert len(line.body) - len(b"BA=") == 27  # from the "0" of BA=0 to the CR
-    following = [line.number for line in parsed.lines if line.number > 2900][:8]
-    assert following == list(range(2901, 2909))
+    following = [line.number for line in parsed.lines if line.number > 2900][:20]
+    assert following == list(range(2901, 2921))
 
 
-def test_fits_a_32kb_card(parsed):
-    variables = 38 * 8 + 7 * 8 + 40 * 8 + 10 * 8 + 19 * 36 + 10 * 4 + 10 * 8 + 38 * 16 + 57
-    headers = 10 * 7 + 12 * 15 + 16
-    used = len(parsed.image) + 2 + variables + headers
-    assert used < CARD_32KB_PROGRAM_AREA - 8000  # kniffel, yahtzee and mishimash share the card
-    assert len(parsed.image) < 12000
+def test_fits_a_32kb_card_with_the_other_games(parsed):
+    """All four games on one 32 KB card, with room for Mikazee's variables (the other games'
+    variables are gone then: each game starts with CLEAR)."""
+    arrays = 38 * 16 + 2 * 57 + 7 * 8 + 10 * 8 + 38 * 8 + 50 * 8 + 19 * 36  # LA$ LB$ HC CF RU CS SL$
+    simple = 7 * 7 + 30 * (7 + 16)  # array headers; two-letter variables, generously
+    others = sum(len(tokenizer.tokenize((SOURCE.parent / f"{name}.bas").read_text(encoding="utf-8")))
+                 for name in ("kniffel", "yahtzee", "mishimash"))
+    used = len(parsed.image) + others + 2 + arrays + simple
+    assert used <= CARD_32KB_PROGRAM_AREA - 1000, used

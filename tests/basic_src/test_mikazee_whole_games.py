@@ -12,6 +12,7 @@ import time
 import pytest
 
 from pc1360.tokenizer import tokenize
+from tests.helpers import kniffel_driver as kd
 from tests.helpers import mikazee_driver as md
 from tests.helpers import mikazee_model as mm
 from tests.helpers import mikazee_player as mp
@@ -99,7 +100,8 @@ def finish(g, player, slot, name, top):
     rows = g.screen()
     assert rows[0].startswith("EINDE SPEL") and int(rows[0][18:]) == final, rows
     weights = [mm.weight(sheet.rules, c) for c in sheet.cells]
-    totals = [int(t) for t in mp.sheet_rows(g)[16].split()]
+    sums = g.sums()
+    totals = [sums[(c, 4)] for c in sheet.cells]
     all_bonus = sheet.rules["all_bonus"] * all(sheet.has_bonus(c) for c in sheet.cells)
     assert final == sum(w * t for w, t in zip(weights, totals)) + all_bonus
     expected, place = mm.top_insert(top, name, final)
@@ -144,7 +146,7 @@ def test_default_rules_whole_game_and_memory(g, loaded):
     player = play(g, mm.default_rules(), 0, seed=11, name="ANNA",
                   wanted_refusals={"GEEN VAK", "BEZET", "FOUTE VOLGORDE", "ALLEEN WORP 1"})
     assert {"zero", "bonus", "joker", "extra mikazee"} <= player.events, player.events
-    g.m.tap("BRK")
+    g.m.tap("BRK", hold=kd.BRK_HOLD)
     g.m.run_for(0.3)
     before, after = loaded[2], g.free_memory()
     print(f"mikazee.bas {len(md.program_image())} bytes; with Kniffel on the card "
@@ -183,7 +185,7 @@ def test_rule_set_edited_with_the_editor_whole_game(g):
     g.key("S")
     rules = edited_rules()
     assert g.card_sets()[1] == ("EDIT   ", rules, mm.EMPTY_TOP)
-    g.m.tap("BRK")  # a new start: the game reads the set from the card
+    g.m.tap("BRK", hold=kd.BRK_HOLD)  # a new start: the game reads the set from the card
     g.m.run_for(0.3)
     g.m.type_keys("{CLS}")
     player = play(g, rules, 1, seed=5, name="EDIT",

@@ -14,6 +14,7 @@ turn counter R is poked to 13 (or 12) at the start of each game, so a game ends 
 import pytest
 
 from tests.helpers import yahtzee_model as ym
+from tests.helpers import kniffel_driver as kd
 from tests.helpers.kniffel_driver import resumed_machine
 
 yd = pytest.importorskip("tests.helpers.yahtzee_driver", exc_type=ImportError)
@@ -21,8 +22,10 @@ yd = pytest.importorskip("tests.helpers.yahtzee_driver", exc_type=ImportError)
 ENGINES = [pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow]), "builtin"]
 
 MAX_REROLL_S = 1.0  # ENTER -> new dice on the display
-MAX_NEXT_TURN_S = 2.0  # box chosen -> the next first roll (row 1) on the display
+MAX_NEXT_TURN_S = 4.0  # box chosen -> the next first roll (drawn last, when the keys are read)
 EMPTY = ("--", 0)
+MEM_PER_PLAYER = 2 + 24 + 20 + 5 * 8  # NM$ *2, UR$ *24, LR$ *20, PT(.,0..4)
+MEM_FIXED = 5 * 7 + 7 * 18 + 7 + 8  # five array headers, CT$(6)*18, the variable WN
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -301,7 +304,7 @@ def test_five_game_match_names_the_overall_winner(game):
     free_at_end = y.free_memory()
     print(f"\nMEM (16 KB card, kniffel.bas + yahtzee.bas): {free_after_load} after load, "
           f"{free_at_end} after a two-player match")
-    assert free_at_end > 6000
+    assert free_at_end == free_after_load - 2 * MEM_PER_PLAYER - MEM_FIXED
     check_times(y)
 
 
@@ -381,12 +384,12 @@ def test_hiscores_ordered_and_kept_across_clear_and_power_off(game, request):
         y.key("ENTER")
     # Stop the program, start Kniffel (its CLEAR erases all variables), stop it, switch off.
     m = y.m
-    m.tap("BRK")
+    m.tap("BRK", hold=kd.BRK_HOLD)
     m.run_for(0.3)
     m.type_keys("{CLS}{DEF}K")
     m.key_wait_ready()
     assert m.screen_text()[0].startswith("ANZAHL SPIELER?"), m.screen_text()
-    m.tap("BRK")
+    m.tap("BRK", hold=kd.BRK_HOLD)
     m.run_for(0.3)
     m.tap("OFF")
     m.run_for(0.3)
@@ -407,3 +410,111 @@ def test_hiscores_ordered_and_kept_across_clear_and_power_off(game, request):
     again.type_input("0")
     again.wait_ready()
     check_hiscore_screen(again, table.entries, None)
+
+
+# -- BRK and CONT: the program redraws its screen ---------------------------------------
+
+def check_redrawn(y, dice=None):
+    """BRK then CONT at the key the program waits for: the screen is the one before BRK
+    (with `dice`, the poked dice in place of the rolled ones: they are drawn from A-E)."""
+    before = y.screen()
+    if dice:
+        before[0] = "".join(f" {d}" for d in dice) + before[0][10:]
+    kd.break_and_continue(y)
+    assert y.screen() == before
+
+
+def test_cont_at_the_prompt_keeps_the_jahtzy_messages(game):
+    y = game
+    y.start(["AB", "CD"])
+    y.key("2")
+    check_redrawn(y)
+    assert y.game_screen().dice[1] is None
+    y.key("ENTER")  # roll 2
+    for rnd, (first, second) in enumerate((("J", "K"), ("3", "1"), ("F", "2"))):
+        y.wait_ready()
+        y.poke_dice((3, 3, 3, 3, 3))
+        y.key("ENTER")
+        prompt = y.game_screen()
+        assert prompt.message == ("", "+100", "+100 JOKER")[rnd], prompt.rows
+        check_redrawn(y, (3, 3, 3, 3, 3))
+        if rnd == 2:
+            y.key("J")  # filled: BEZET beside the +100
+            assert y.game_screen().message == "+100 BEZET"
+            check_redrawn(y)
+        y.key(first)
+        y.key("ENTER")
+        y.key(second)
+    assert y.game_screen().round == 4
+
+
+def test_cont_on_the_end_pages_and_the_new_match_question(game):
+    y = game
+    names = ["AA", "BB", "CC", "DD", "EE", "FF", "GG"]
+    y.start(names)
+    for number in range(1, 6):
+        y.wait_ready()
+        y.poke_int("R", 13)
+        for _ in names:
+            y.key("ENTER")
+            y.key("K")
+        y.wait_ready()
+        if number == 1:
+            assert y.screen()[3].startswith("VERDER?")
+            check_redrawn(y)
+        y.key("ENTER")
+        if number == 1:
+            assert y.screen()[3].startswith(("WINNAAR", "GELIJK"))
+            check_redrawn(y)
+        y.key("ENTER")
+        if number < 5:
+            assert y.game_screen().game == number + 1
+    assert y.screen()[0].startswith("NIEUWE WEDSTRIJD? J/N")
+    check_redrawn(y)
+    y.key("N", wait=False)
+    y.m.key_wait_ready()
+    y.check_error()
+
+
+def test_cont_on_the_top_10(game):
+    y = game
+    y.m.type_keys("{DEF}J")
+    y.m.key_wait_ready()
+    y.type_input("0")
+    y.wait_ready()
+    check_redrawn(y)
+    check_hiscore_screen(y, [EMPTY] * 10, None)
+    y.key("ENTER", wait=False)
+    y.m.key_wait_ready()
+    kd.type_players(y, ["HS"], "SPELER", "NAAM?")
+    y.wait_ready()
+    y.poke_int("R", 13)
+    y.wait_ready()
+    y.poke_dice((6, 6, 6, 5, 5))
+    y.key("ENTER")
+    y.key("K")
+    y.key("ENTER")  # past the end screen: the top 10 with this game at place 1
+    check_hiscore_screen(y, [("HS", 28)] + [EMPTY] * 9, 0)
+    check_redrawn(y)
+    y.key("ENTER")
+    assert y.game_screen().game == 2
+
+
+def test_brk_while_busy_then_cont_shows_what_it_would_have(game):
+    """BRK in the middle of the work after a box key, then CONT: once the program waits
+    again the screen is the one it shows without the BRK."""
+    y = game
+    y.start(["AB", "CD"])
+    y.key("ENTER")
+    start = y.m.snapshot()
+    y.key("K")
+    expected = y.screen()
+    assert y.game_screen().name == "CD"
+    for delay in (0.6, 1.5, 2.5):
+        y.m.restore(start)
+        y.wait_ready()
+        y.m.press("K")
+        y.m.run_for(0.1)
+        y.m.release("K")
+        kd.break_and_continue(y, after=delay)
+        assert y.screen() == expected, delay

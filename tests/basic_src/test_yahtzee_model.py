@@ -174,15 +174,19 @@ def program_points(box, dice, joker):
 
 
 def test_formula_lines_are_the_transliterated_ones():
-    assert "X=(A=B)+(A=C)+(A=D)+(A=E)+(B=C)+(B=D)+(B=E)+(C=D)+(C=E)+(D=E)" in source_line(1060)
+    line_with("X=(A=B)+(A=C)+(A=D)+(A=E)+(B=C)+(B=D)+(B=E)+(C=D)+(C=E)+(D=E)")
     for fragment in ("N=T*(X>2)", "N=T*(X>5)", "N=30*(H*I*(F*G+G*J+J*K)+V>0)",
                      "N=40*((X=0)*((T=15)+(T=20))+V)", "N=25*((X=4)+V)", "N=T:", "N=50*(X=10)",
                      "N=M*((A=M)+(B=M)+(C=M)+(D=M)+(E=M))"):
         line_with(fragment)
-    # the joker flag V: jahtzy box filled and the upper box of the face (A) filled
-    assert "V=(PT(Q,17)>0)*(PT(Q,A+4)>0)" in line_with("V=(PT(Q,17)")
-    # the bonus: five equal and 50 in the jahtzy box (stored as points + 1 = 51)
-    assert "IF X=10 IF PT(Q,17)>50 LET PT(Q,0)=PT(Q,0)+100" in line_with("PT(Q,0)+100")
+    # only for five equal dice, at the "?": the jahtzy box as shown in row 3 ("JA" open,
+    # "--" filled with 0, "50"): U the bonus (50 there), V the joker (filled, and the
+    # upper box of the face A filled: its cell no longer the open " A")
+    assert "IF A=B IF B=C IF C=D IF D=E GOSUB 1140" in line_with("GOSUB 1140")
+    assert source_line(1140).endswith('Y$=MID$(LR$(Q),19,1): U=(Y$="5"): V=(Y$<"A")')
+    assert source_line(1141).endswith(
+        'IF V LET V=(MID$(UR$(Q),3*A-1,2)<>MID$("  1  2  3  4  5  6",3*A-1,2))')
+    assert "IF U LET PT(Q,0)=PT(Q,0)+100" in line_with("PT(Q,0)+100")
 
 
 @pytest.mark.parametrize("box", ym.BOXES)
@@ -195,7 +199,8 @@ def test_formulas_match_the_model_for_every_roll(box):
 
 def test_key_table():
     table = re.search(r'M=ASC MID\$\("([@A-M]+)",O,1\)-64', SOURCE.read_text()).group(1)
-    assert "O>%d" % len(table) in line_with("O=ASC Y$-48: IF O<1 OR O>4")
+    # keys past the table's end read "" there (ASC "" is 0), so only O<1 is tested
+    assert len(table) == 41 and "IF O<1" in line_with("O=ASC Y$-48: IF O<1")
     keys = {chr(48 + i + 1): ord(ch) - 64 for i, ch in enumerate(table) if ch != "@"}
     expected = {key: ym.BOXES.index(box) + 1 for key, box in zip(ym.BOX_KEYS, ym.BOXES)}
     expected.update({key: ym.BOXES.index(box) + 1 for key, box in ym.ALIAS_KEYS.items()})

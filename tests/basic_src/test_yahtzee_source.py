@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "yahtzee.bas"
 KNIFFEL = ROOT / "basic_src" / "kniffel.bas"
 PROGRAM_AREA_16KB = 6558 + 8192  # program + DIM area: the 8 KB figure plus 8 KB more
-PER_PLAYER = 2 + 24 + 20 + 18 * 8  # NM$ *2, UR$ *24, LR$ *20, PT(.,0..17)
+PER_PLAYER = 2 + 24 + 20 + 5 * 8  # NM$ *2, UR$ *24, LR$ *20, PT(.,0..4)
 
 
 @pytest.fixture(scope="module")

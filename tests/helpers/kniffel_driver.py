@@ -24,13 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from emulator.machine.facade import PC1360
-from pc1360.facts import RANDOM_SEED, START_PTR
+from pc1360.facts import INPUT_BUFFER, LINE_POINTER, PREFIX, RANDOM_SEED, START_PTR
 from pc1360.tokenizer import tokenize
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "kniffel.bas"
 PROGRAM_START = START_PTR  # pointer to the 0xFF before the first program line
-LINE_POINTER = 0xFEF2  # the firmware's pointer into the BASIC line being executed
 FIXED_A = 0xFA98  # fixed variable A; B is 8 bytes lower, ... (docs/stored_format.md §3.1)
 
 def _source_lines():
@@ -38,12 +37,12 @@ def _source_lines():
     return [(int(number), body) for number, body in rows]
 
 
-def _line_after(fragment):
-    """The number of the line that follows the one containing `fragment`: the program has
-    finished that line once the pointer is there."""
+def _line_after(fragment, whole=False):
+    """The number of the line that follows the one containing `fragment` (whole: the one
+    that is `fragment`): the program has finished that line once the pointer is there."""
     lines = _source_lines()
     for (_, body), (following, _) in zip(lines, lines[1:]):
-        if fragment in body:
+        if body == fragment if whole else fragment in body:
             return following
     raise LookupError(fragment)
 
@@ -51,11 +50,15 @@ def _line_after(fragment):
 # Found in the source, so renumbering the program does not break the driver.
 KEY_LINES = tuple(n for n, body in _source_lines() if body.startswith('Y$=INKEY$'))
 TIMED_LINES = {
-    "reroll": _line_after('PRINT USING "##";A;B;C;D;E;S$;" W";W'),  # a new roll is shown
-    "next_turn": _line_after('PRINT USING "##";A;B;C;D;E;S$;" W 1'),  # a turn's first roll
+    # a new roll, also a turn's first (shown last, after the name and rows 2-4)
+    "reroll": _line_after('CURSOR 0: PRINT USING "##";A;B;C;D;E', whole=True),
+    "next_turn": _line_after('CURSOR 0: PRINT USING "##";A;B;C;D;E', whole=True),
     "prompt": _line_after('PRINT "?"'),  # the "?" is shown
 }
 STEP = 0.005  # emulated seconds between looks at the machine
+# how long BRK is held: the firmware looks at it between statements, and the search of a
+# backward GOTO for its line (beyond the other programs on the card) can outlast a short tap
+BRK_HOLD = 0.2
 DISPLAY_RAM = slice(0x2800, 0x3400)  # where both engines draw (docs/interfaces.md)
 
 
@@ -88,6 +91,26 @@ def run_until(driver, predicate, timeout, what, step=STEP):
             raise DriverError(f"timeout ({timeout} s) waiting for {what}; line "
                               f"{driver.current_line()}; screen {driver.screen()}")
         m.run_for(step)
+
+
+def break_and_continue(driver, after=None):
+    """BRK (after `after` emulated seconds of running, else at once), then CONT typed with
+    ENTER, as a player would: the program stops with BREAK IN n and goes on where it stopped.
+    The games notice CONT by the tokenized line it leaves in the input buffer (0xFE, the
+    keyword prefix, at its start) when they wait for a key: they redraw their screen and put
+    a CR there. Runs until then and until the program waits for a key again."""
+    m = driver.m
+    if after:
+        m.run_for(after)
+    m.tap("BRK", hold=BRK_HOLD)
+    if not m.key_wait_ready():
+        raise DriverError(f"no command prompt after BRK: {driver.screen()}")
+    if not any(row.startswith("BREAK IN") for row in driver.screen()):
+        raise DriverError(f"no BREAK IN after BRK: {driver.screen()}")
+    m.type_keys("CONT{ENTER}")
+    run_until(driver, lambda: m.peek(INPUT_BUFFER) == PREFIX, 1.0, "CONT in the input buffer")
+    run_until(driver, lambda: m.peek(INPUT_BUFFER) != PREFIX, 30.0, "the program to notice CONT")
+    driver.wait_ready()
 
 
 def type_players(driver, names, player_word, name_prompt, first_timeout=None):
@@ -201,10 +224,11 @@ class Kniffel:
         return line_containing(self.lines, self.m.peek_word(LINE_POINTER))
 
     def poke_number(self, letter, value):
-        """Set fixed variable `letter` to a one-digit integer 1-9."""
+        """Set fixed variable `letter` to a whole number 1-99."""
         addr = FIXED_A - 8 * (ord(letter) - ord("A"))
         digits = [0] * 8
-        digits[2] = value << 4
+        digits[1] = (len(str(value)) - 1) << 4
+        digits[2] = int(str(value).ljust(2, "0"), 16)
         for i, byte in enumerate(digits):
             self.m.poke(addr + i, byte)
 

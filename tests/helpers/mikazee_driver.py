@@ -4,11 +4,13 @@ Used by test_mikazee_game.py. The program is tokenized with the project's tokeni
 a 32 KB card with PC1360.load_program and started with DEF M. Booting the machine comes
 from kniffel_driver (generic).
 
-When the program waits for a key: it reads keys only in its subroutine at 2020-2022,
-whose second line polls INKEY$ in a FOR loop (`FOR J=1 TO 2: F$=INKEY$: J=1+(F$<>""):
-NEXT J`). The firmware's pointer at 0xFEF2 points at the end of the statement executed
-before the current one, so it stays in that line exactly while the loop runs (and for the
-first statement after it, K=ASC F$, a short one). "Ready" means the pointer is in that line
+When the program waits for a key: it polls INKEY$ in lines `F$=INKEY$: IF F$="" IF
+PEEK 64800<>254 GOTO <the same line>` (the menu's and editor's key routine at 2021, the
+game's loop at 2302; the PEEK ends the wait after a CONT). While the game still works off
+a booking (the background steps, BG>0) it polls in another line between the steps; the
+driver waits until it is back in an idle loop. The firmware's pointer at 0xFEF2 points at the end of the statement executed
+before the current one, so it stays in such a line exactly while the loop runs (and for the
+first statement after it, a short one). "Ready" means the pointer is in such a line
 at two looks 20 ms apart. A key is pressed then, held until the pointer has left the line
 and 30 ms more, and released (the first line of the subroutine waits for the release).
 INPUT prompts (player name, a value, a set name) use the firmware's own key-wait loop and
@@ -24,6 +26,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from pc1360.facts import LINE_POINTER
 from pc1360.tokenizer import tokenize
 
 # kd: the generic helpers only (boot, the stored lines)
@@ -32,7 +35,6 @@ from tests.helpers import mikazee_model as mm
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "basic_src" / "mikazee.bas"
-LINE_POINTER = 0xFEF2
 FIXED_A = 0xFA98
 STEP = 0.01  # emulated seconds between looks at the machine
 
@@ -42,8 +44,12 @@ def source_lines():
     return [(int(number), body) for number, body in rows]
 
 
-KEY_LINE = next(n for n, body in source_lines() if body.startswith("FOR J=1 TO 2: F$=INKEY$"))
-DATA_LINES = [n for n, body in source_lines() if n > 2900 and body.startswith("REM ")]
+KEY_LINES = frozenset(n for n, body in source_lines()
+                      if body.startswith("F$=INKEY$") and body.endswith(f"GOTO {n}"))
+# the card records: per rule set four DATA lines (rules) and a REM line (top 10), 2901-2920
+RECORD_LINES = [n for n, _ in source_lines() if 2900 < n <= 2900 + 4 * mm.LINES_PER_SET]
+SET_LINES = [RECORD_LINES[s * mm.LINES_PER_SET:(s + 1) * mm.LINES_PER_SET] for s in range(4)]
+TOKEN_CHARS = 2  # the REM or DATA keyword before a record's text
 
 
 class DriverError(AssertionError):
@@ -120,20 +126,26 @@ class Mikazee:
     def index_lines(self):
         self.lines = kd.stored_lines(self.m)
 
+    def text_start(self, number):
+        """Where the text of a record line starts (after its REM or DATA keyword)."""
+        for start, _, n in self.lines:
+            if n == number:
+                return start + 3 + TOKEN_CHARS
+        raise LookupError(number)
+
     def line_text(self, number):
-        """The body of a stored line (after the REM token for the data lines), as text."""
+        """The text of a record line (after its REM or DATA keyword)."""
         for start, end, n in self.lines:
             if n == number:
-                body = bytes(self.m.mem[start + 3:end - 1])
-                return body[2:].decode("latin-1") if body[:2] == b"\xfe\x59" else body
+                return bytes(self.m.mem[start + 3 + TOKEN_CHARS:end - 1]).decode("latin-1")
         raise LookupError(number)
 
     def card_sets(self):
-        """[(name, rules, top)] of the four rule sets as kept in the program's REM lines."""
+        """[(name, rules, top)] of the four rule sets as kept in the program's record lines."""
         out = []
-        for s in range(4):
-            name, rules = mm.decode_rules(self.line_text(DATA_LINES[2 * s]))
-            out.append((name, rules, mm.decode_top(self.line_text(DATA_LINES[2 * s + 1]))))
+        for lines in SET_LINES:
+            name, rules = mm.decode_rule_lines([self.line_text(n) for n in lines[:mm.RULE_LINES]])
+            out.append((name, rules, mm.decode_top(self.line_text(lines[mm.RULE_LINES]))))
         return out
 
     def current_line(self):
@@ -176,10 +188,10 @@ class Mikazee:
 
     def wait_ready(self, timeout=30.0):
         def ready():
-            if self.current_line() != KEY_LINE:
+            if self.current_line() not in KEY_LINES:
                 return False
             self.m.run_for(0.02)
-            return self.current_line() == KEY_LINE
+            return self.current_line() in KEY_LINES
         self.run_until(lambda: ready() or self._errored(), timeout, "the INKEY$ loop")
         self.check_error()
 
@@ -190,7 +202,7 @@ class Mikazee:
         m = self.m
         m.buzzer.take_transitions(m.now())
         m.press(key)
-        self.run_until(lambda: self.current_line() != KEY_LINE, 1.0, f"key {key} to be read")
+        self.run_until(lambda: self.current_line() not in KEY_LINES, 1.0, f"key {key} to be read")
         m.run_for(0.03)
         m.release(key)
         self.keys += 1
@@ -306,11 +318,19 @@ class Mikazee:
         addr, _, size = self.variables()[(name, "str[]")]
         return bytes(self.m.mem[addr + size * index:addr + size * (index + 1)]).split(b"\0")[0].decode("latin-1")
 
+    def sums(self):
+        """{(column, j): CS(column, j)} for the columns 1-9 (one walk of the variables):
+        j 0 upper sum, 1 lower sum, 2 bonus, 3 extra-Mikazee bonuses, 4 column total."""
+        addr, (d1, d2), size = self.variables()[("CS", "num[]")]
+        mem = self.m.mem
+        return {(c, j): decode_number(mem[addr + size * element((c, j), d1, d2):][:8])
+                for c in range(1, 10) for j in range(5)}
+
     def set_sheet(self, sheet):
         """Put a model Sheet into the program's variables (SL$, CS, CF, NB, O, S). Call while
         the program waits for a key during a game with the same rules."""
         n = sheet.n
-        for row in range(19):
+        for row in range(13):  # the cells (GEW and VLG come with the rules)
             text = sheet.row_text(row)
             if n < 5:
                 text = text.ljust(20)
@@ -321,6 +341,7 @@ class Mikazee:
             self.set_number("CS", sheet.lower(c), (c, 1))
             self.set_number("CS", sheet.bonus(c), (c, 2))
             self.set_number("CS", sheet.extra[c], (c, 3))
+            self.set_number("CS", sheet.total(c), (c, 4))
             self.set_number("CF", sum(v is not None for v in sheet.cells[c]), c)
             reached += sheet.has_bonus(c)
         # the open cells the no-dead-end check counts: of the columns a re-roll leaves
@@ -332,6 +353,10 @@ class Mikazee:
         self.set_number("CS", sum(k for c, k in open_cells.items() if orders[c] == mm.IN_TWO),
                         (0, 1))
         self.set_number("NB", reached)
+        # RR: a re-roll leaves a cell (the program sets it at each roll and booking)
+        roll = self.game().roll
+        self.set_number("RR", int(self.get_number("CS", (0, 0))
+                                  + self.get_number("CS", (0, 1)) * (roll < 2) > 0))
         self.set_number("O", sheet.turns_done())
         self.set_number("S", sheet.score())
 

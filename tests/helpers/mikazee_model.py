@@ -73,26 +73,46 @@ def weight(rules, column):
     return rules[f"weight{column}"]
 
 
-# -- card records (REM lines 2901-2908) ------------------------------------------------------
+# -- card records: per rule set four DATA lines and a REM line (2901-2905, 2906-2910 ...) --
+# DATA 1: "name" (7 characters), fields 0-18 (one digit each), fields 19-23 (three digits)
+# DATA 2: fields 24-37 (three digits), then the columns that are neither "ineens" nor "in
+#         twee keer", those that are "in twee keer" (one digit each), the sum of the
+#         weights (two digits): the start of a game needs them without a loop
+# DATA 3, 4: the sheet rows GEW and VLG as the game shows them (36 characters)
+# REM: the top 10 (RECORD_CHARS characters, below)
 RECORD_CHARS = 70
-DIGIT0 = 48  # a value digit is chr(48 + d), d = 0..31
+RULE_LINES = 4
+LINES_PER_SET = RULE_LINES + 1
+DIGIT0 = 48  # a digit of the top 10 is chr(48 + d), d = 0..31
+ROW_CHARS = 36  # SL$(17), SL$(18): 4 characters for each of up to nine columns
 
 
-def encode_rules(name, rules):
+def sheet_row(rules, row):
+    """The text of the sheet rows GEW (17) and VLG (18) for `rules`, as stored."""
+    cells = [f"{weight(rules, c):4d}" if row == 17 else "   " + ORDER_LETTERS[order(rules, c)]
+             for c in range(1, rules["columns"] + 1)]
+    return "".join(cells).ljust(ROW_CHARS)
+
+
+def rule_lines(name, rules):
+    """The bodies (after DATA) of the four DATA lines of a rule set."""
     values = [rules[f] for f in FIELDS]
-    text = (name + " " * 7)[:7]
-    text += "".join(chr(DIGIT0 + v) for v in values[:SINGLE_CHAR_FIELDS])
-    text += "".join(chr(DIGIT0 + v // 32) + chr(DIGIT0 + v % 32) for v in values[SINGLE_CHAR_FIELDS:])
-    return text.ljust(RECORD_CHARS, "0")
+    columns = range(1, rules["columns"] + 1)
+    free = sum(order(rules, c) not in (AT_ONCE, IN_TWO) for c in columns)
+    in_two = sum(order(rules, c) == IN_TWO for c in columns)
+    weights = sum(weight(rules, c) for c in columns)
+    first = f'"{(name + " " * 7)[:7]}",' + ",".join(str(v) for v in values[:SINGLE_CHAR_FIELDS])
+    first += "," + ",".join(f"{v:03d}" for v in values[SINGLE_CHAR_FIELDS:24])
+    second = ",".join(f"{v:03d}" for v in values[24:]) + f",{free},{in_two},{weights:02d}"
+    return [first, second, f'"{sheet_row(rules, 17)}"', f'"{sheet_row(rules, 18)}"']
 
 
-def decode_rules(text):
-    name = text[:7]
-    values = [ord(ch) - DIGIT0 for ch in text[7:7 + SINGLE_CHAR_FIELDS]]
-    for i in range(SINGLE_CHAR_FIELDS, len(FIELDS)):
-        at = 7 + SINGLE_CHAR_FIELDS + 2 * (i - SINGLE_CHAR_FIELDS)
-        values.append(32 * (ord(text[at]) - DIGIT0) + ord(text[at + 1]) - DIGIT0)
-    return name, dict(zip(FIELDS, values))
+def decode_rule_lines(lines):
+    """(name, rules) from the four DATA bodies (as the program READs them)."""
+    first, second = lines[0], lines[1]
+    name = first[1:8]
+    items = first[10:].split(",") + second.split(",")
+    return name, dict(zip(FIELDS, (int(v) for v in items[:len(FIELDS)])))
 
 
 EMPTY_TOP = [("----", 0)] * 10

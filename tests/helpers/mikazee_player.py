@@ -41,15 +41,25 @@ def sheet_rows(g):
             for i in range(ROW_COUNT)]
 
 
+SUM_ROWS = {13: 0, 14: 2, 15: 3, 16: 4}  # BOV BON XMI TOT -> the j of CS(column, j)
+
+
 def check_sheet(g, sheet, score=True):
-    """SL$ is the model's sheet; the window shows SL$ (with the '>' at g.cursor); line 1
-    shows the model's final-score formula."""
+    """SL$ (the cell rows, GEW and VLG) and CS (the sums BOV, BON, XMI, TOT) are the model's
+    sheet; the window shows them (with the '>' at g.cursor); line 1 shows the model's
+    final-score formula."""
     rows = sheet_rows(g)
+    sums = g.sums()
     for row in range(ROW_COUNT):
         expected = sheet.row_text(row)
+        if row in SUM_ROWS:  # numbers, drawn with PRINT USING
+            rows[row] = "".join(f"{sums[(c, SUM_ROWS[row])]:4d}" for c in range(1, sheet.n + 1))
+        elif row > 16:  # GEW and VLG as the card record keeps them
+            expected = expected.ljust(mm.ROW_CHARS)
         if sheet.n < 5:
             expected = expected.ljust(20)
-        expect(rows[row] == expected, f"SL$ row {mm.LABELS[row]}", rows[row], expected)
+            rows[row] = rows[row].ljust(20)
+        expect(rows[row] == expected, f"row {mm.LABELS[row]}", rows[row], expected)
     top, left = g.get_number("V"), g.get_number("U")
     screen = g.screen()
     column, line = g.cursor
@@ -281,9 +291,10 @@ def selected(g):
 
 
 def write_set(g, slot, name, rules, top=mm.EMPTY_TOP):
-    """Poke a rule set and its top 10 into the card records (REM lines 2901-2908)."""
-    for number, text in ((md.DATA_LINES[2 * slot], mm.encode_rules(name, rules)),
-                         (md.DATA_LINES[2 * slot + 1], mm.encode_top(top))):
-        start = next(s for s, _, n in g.lines if n == number)
+    """Poke a rule set and its top 10 into the card records (DATA and REM lines 2901-2920)."""
+    texts = mm.rule_lines(name, rules) + [mm.encode_top(top)]
+    for number, text in zip(md.SET_LINES[slot], texts):
+        start = g.text_start(number)
+        expect(len(g.line_text(number)) == len(text), "record length", number, text)
         for i, ch in enumerate(text):
-            g.m.poke(start + 5 + i, ord(ch))
+            g.m.poke(start + i, ord(ch))

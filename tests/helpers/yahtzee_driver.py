@@ -40,19 +40,20 @@ def source_lines():
     return [(int(number), body) for number, body in rows]
 
 
-def line_after(fragment):
-    """The number of the line after the one containing `fragment`."""
+def line_after(fragment, whole=False):
+    """The number of the line after the one containing (whole: that is) `fragment`."""
     lines = source_lines()
     for (_, body), (following, _) in zip(lines, lines[1:]):
-        if fragment in body:
+        if body == fragment if whole else fragment in body:
             return following
     raise LookupError(fragment)
 
 
 KEY_LINES = frozenset(n for n, body in source_lines() if body.startswith("Y$=INKEY$"))
 TIMED_LINES = {
-    "reroll": line_after('" W";W'),  # a new roll is on the display
-    "next_turn": line_after('" W 1 ";NM$(Q)'),  # a turn's first roll row is shown
+    # a new roll is on the display, also a turn's first (shown after the rest of the turn)
+    "reroll": line_after('CURSOR 0: PRINT USING "##";A;B;C;D;E', whole=True),
+    "next_turn": line_after('CURSOR 0: PRINT USING "##";A;B;C;D;E', whole=True),
     "prompt": line_after('PRINT "?"'),  # the "?" is shown
 }
 
