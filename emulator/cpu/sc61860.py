@@ -38,7 +38,8 @@ from emulator.cpu import ops_alu as cpu_ops_alu
 from emulator.cpu import ops_block as cpu_ops_block
 from emulator.cpu import ops_flow as cpu_ops_flow
 from emulator.cpu import ops_move as cpu_ops_move
-from emulator.cpu.codegen import bind, block_code, block_source, handler_codes
+from emulator.cpu.codegen import (NOT_TAKEN_SIDE, TAKEN_SIDE, bind, block_code, block_source,
+                                 handler_codes)
 from emulator.cpu.optable import OPS
 
 # Internal RAM addresses of the registers.
@@ -63,6 +64,11 @@ _STATE = {"p": 0x7F, "q": 0x7F, "r": 0x7F, "dp": 0xFFFF, "pc": 0xFFFF, "c": 1, "
           "d": 0xFF, "cycles": None, "write_floor": None, "bus": None}
 _NO_CODE = (None,) * 256  # a page nothing is translated in
 _LENGTHS = [o.length for o in OPS]
+# what a straight run compares the next PC with: the length, and for a conditional branch
+# an offset no PC reaches, so that every branch is looked at (and its side recorded)
+_STRIDES = [0x20000 if s.kind == "branch" else o.length for o, s in zip(OPS, SEMS)]
+_BRANCHES = [s.kind == "branch" for s in SEMS]
+
 MISSING = object()  # no block known for an entry point yet
 
 
@@ -102,10 +108,12 @@ def _build(cpu, mem, iram, bus):
     dispatch = [bind(code, cellmap) for code in _HANDLER_CODES]
 
     # Block cache: pages[addr >> 8][addr & 0xFF] is a block, `cold` (not hot yet) or None
-    # (interpret); counts has the same shape and holds the runs of each cold entry point.
+    # (interpret); counts has the same shape and holds the runs of each cold entry point,
+    # sides the sides (TAKEN_SIDE, NOT_TAKEN_SIDE) each branch instruction took when interpreted.
     # The window's pages are swapped per bank.
     pages = [_NO_CODE] * 256
     counts = [None] * 256
+    sides = [None] * 256
     code = {"fixed": (0, 0), "window": (0, 0), "bank": None, "banks": {},
             "fixed_id": None, "window_ids": {}, "store": None}
 
@@ -125,12 +133,22 @@ def _build(cpu, mem, iram, bus):
                 block = bind(block_code_, cellmap) if block_code_ else None
                 pages[pc >> 8][pc & 0xFF] = block
                 return block(pc) if block else dispatch[mem[pc]](pc)
-        ops, m, pg, lengths = dispatch, mem, pages, _LENGTHS
+        ops, m, strides = dispatch, mem, _STRIDES
         while True:
             op = m[pc]
             npc = ops[op](pc)
-            if npc != pc + lengths[op] or cycles >= end or pg[npc >> 8][npc & 0xFF] is not cold:
-                return npc
+            if npc != pc + strides[op] or cycles >= end:
+                if not _BRANCHES[op]:
+                    return npc
+                # the translator follows only the sides of a branch that were seen
+                row = sides[pc >> 8]
+                if row is not None:
+                    if npc != pc + _LENGTHS[op]:
+                        row[pc & 0xFF] |= TAKEN_SIDE
+                        return npc
+                    row[pc & 0xFF] |= NOT_TAKEN_SIDE
+                if npc != pc + _LENGTHS[op] or cycles >= end:
+                    return npc
             pc = npc
 
     def where(pc):
@@ -164,7 +182,10 @@ def _build(cpu, mem, iram, bus):
         else:
             def allowed(addr):
                 return fixed[0] <= addr < fixed[1]
-        lines = block_source(mem, pc, allowed, OPS, SEMS, in_window, bank)
+        def seen(addr):
+            row = sides[addr >> 8]
+            return row[addr & 0xFF] if row is not None else 0
+        lines = block_source(mem, pc, allowed, OPS, SEMS, in_window, bank, seen)
         block_code_ = _TRANSLATED[key] = block_code(lines) if lines else None
         store = code["store"]
         if store is not None:
@@ -183,8 +204,10 @@ def _build(cpu, mem, iram, bus):
         code.update(fixed=fixed, window=window, bank=None, banks={},
                     fixed_id=region_id(*fixed), window_ids={}, store=store)
         pages[:] = [_NO_CODE] * 256
+        sides[:] = [None] * 256
         pages[fixed[0] >> 8:(fixed[1] + 0xFF) >> 8] = fresh(*fixed, cold)
         counts[fixed[0] >> 8:(fixed[1] + 0xFF) >> 8] = fresh(*fixed, 0)
+        sides[fixed[0] >> 8:(fixed[1] + 0xFF) >> 8] = fresh(*fixed, 0)
 
     def set_code_bank(new):
         nonlocal bank
@@ -193,10 +216,11 @@ def _build(cpu, mem, iram, bus):
             first, stop = code["window"]
             banks = code["banks"]
             if new not in banks:
-                banks[new] = (fresh(first, stop, cold), fresh(first, stop, 0))
+                banks[new] = (fresh(first, stop, cold), fresh(first, stop, 0),
+                              fresh(first, stop, 0))
                 code["window_ids"][new] = region_id(first, stop, new, code["fixed_id"])
-            pages[first >> 8:(stop + 0xFF) >> 8], counts[first >> 8:(stop + 0xFF) >> 8] = \
-                banks[new]
+            at = slice(first >> 8, (stop + 0xFF) >> 8)
+            pages[at], counts[at], sides[at] = banks[new]
 
     def run(budget):
         nonlocal reg_pc, end
