@@ -47,12 +47,7 @@ class FirmwareEngine:
         internal ROM for good, the bank window per bank (named on every switch). The
         blocks are kept for the next run in the ROM set's translation cache `store`."""
         self.cpu.set_code_regions(CODE_FIXED, CODE_WINDOW, store)
-        select_bank, name_bank = bus.select_bank, self.cpu.set_code_bank
-
-        def select_and_name(bank):
-            select_bank(bank)
-            name_bank(bus.bank)
-        bus.select_bank = select_and_name
+        bus.bank_changed = self.cpu.set_code_bank
 
     def run(self, cycles):
         self.cpu.set_code_bank(self.machine.bus.bank)  # a no-op unless a state was restored
