@@ -121,8 +121,10 @@ def _build(cpu, mem, iram, bus):
         """Count a run of the entry point `pc` and, below HOT, interpret from it up to the
         next jump, branch, call or return (the instructions of that straight run are not
         entry points of their own: only the PC that code arrives at is counted); at HOT,
-        translate it. Returns the next PC, or None if a block's guard refuses the rest of
-        the budget."""
+        translate it. Returns the next PC, or None if the budget is used up or a block's
+        guard refuses the rest of it."""
+        if cycles >= end:
+            return None
         row = counts[pc >> 8]
         n = row[pc & 0xFF] = row[pc & 0xFF] + 1
         if n == 1 or n >= HOT:
@@ -230,9 +232,11 @@ def _build(cpu, mem, iram, bus):
         end = start + budget
         while True:
             try:
-                while cycles < end:
+                while True:  # a block's guard compares the cycles with the end itself
                     block = pg[pc >> 8][pc & 0xFF]
                     if block is None:
+                        if cycles >= end:
+                            break
                         pc = ops[m[pc]](pc)
                         continue
                     npc = block(pc)
