@@ -320,6 +320,11 @@ class SC61860:
     def code_bank(self, bank):
         self._code["set_code_bank"](bank)
 
+    def cycle_counter(self):
+        """The cell that holds `cycles` (its cell_contents), for a caller that reads the
+        count once a slice and wants no property call for it."""
+        return self._cells["cycles"]
+
     def reset(self):
         """Power-on state: PC 0, registers and internal RAM cleared. `cycles` keeps
         counting, since the machine's timers are measured against it."""

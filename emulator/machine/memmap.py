@@ -262,3 +262,5 @@ class Bus:
         for card, data in zip(self.cards, cards):
             card[:] = data
         self.bank = bank  # mem (restored by the caller) already holds the bank's bytes
+        if self.bank_changed is not None:
+            self.bank_changed(bank)
