@@ -13,9 +13,11 @@ templates keyed by the mnemonics of optable.csv; emulator/cpu/codegen.py generat
 code in ROM, translated blocks: straight runs of instructions compiled into one function
 with the operands and the fixed cycle costs folded in. Only code the engine declares
 immutable is translated (`set_code_regions`): the fixed internal ROM and a banked window
-whose contents the engine names with `code_bank`. Blocks are made for entry points
-that have run HOT times; a block runs only if every instruction in it would start before
-the budget is used up, so `run` stops at the same instruction boundary either way.
+whose contents the engine names with `code_bank`. Blocks are made for entry points (the
+PCs that a jump, a taken branch, a call or a return arrives at) that have run HOT times,
+following the branch sides the interpreter saw taken there; a block runs only if every
+instruction in it would start before the budget is used up, so `run` stops at the same
+instruction boundary either way.
 
 The `SC61860` class is a thin shell: its attributes p, q, r, dp, pc, c, z, d,
 cycles, write_floor and bus read and write the builder's cells directly.
@@ -109,8 +111,8 @@ def _build(cpu, mem, iram, bus):
 
     # Block cache: pages[addr >> 8][addr & 0xFF] is a block, `cold` (not hot yet) or None
     # (interpret); counts has the same shape and holds the runs of each cold entry point,
-    # sides the sides (TAKEN_SIDE, NOT_TAKEN_SIDE) each branch instruction took when interpreted.
-    # The window's pages are swapped per bank.
+    # sides the sides (TAKEN_SIDE, NOT_TAKEN_SIDE) each branch took when interpreted. The
+    # window's pages are swapped per bank.
     pages = [_NO_CODE] * 256
     counts = [None] * 256
     sides = [None] * 256
@@ -119,8 +121,8 @@ def _build(cpu, mem, iram, bus):
 
     def cold(pc):
         """Count a run of the entry point `pc` and, below HOT, interpret from it up to the
-        next jump, branch, call or return (the instructions of that straight run are not
-        entry points of their own: only the PC that code arrives at is counted); at HOT,
+        next jump, taken branch, call or return (the instructions of that straight run are
+        not entry points of their own: only the PC that code arrives at is counted); at HOT,
         translate it. Returns the next PC, or None if the budget is used up or a block's
         guard refuses the rest of it."""
         if cycles >= end:
@@ -136,22 +138,28 @@ def _build(cpu, mem, iram, bus):
                 pages[pc >> 8][pc & 0xFF] = block
                 return block(pc) if block else dispatch[mem[pc]](pc)
         ops, m, strides = dispatch, mem, _STRIDES
-        while True:
-            op = m[pc]
-            npc = ops[op](pc)
-            if npc != pc + strides[op] or cycles >= end:
-                if not _BRANCHES[op]:
-                    return npc
-                # the translator follows only the sides of a branch that were seen
-                row = sides[pc >> 8]
-                if row is not None:
-                    if npc != pc + _LENGTHS[op]:
-                        row[pc & 0xFF] |= TAKEN_SIDE
+        try:
+            while True:
+                op = m[pc]
+                npc = ops[op](pc)
+                if npc != pc + strides[op] or cycles >= end:
+                    if not _BRANCHES[op]:
                         return npc
-                    row[pc & 0xFF] |= NOT_TAKEN_SIDE
-                if npc != pc + _LENGTHS[op] or cycles >= end:
-                    return npc
-            pc = npc
+                    # the translator follows only the sides of a branch that were seen
+                    row = sides[pc >> 8]
+                    if row is not None:
+                        if npc != pc + _LENGTHS[op]:
+                            row[pc & 0xFF] |= TAKEN_SIDE
+                            return npc
+                        row[pc & 0xFF] |= NOT_TAKEN_SIDE
+                    if npc != pc + _LENGTHS[op] or cycles >= end:
+                        return npc
+                pc = npc
+        except IndexError:  # the run went past 0xFFFF: on from the wrapped PC, as in `run`
+            retry = _wrapped_pc(pc)
+            if retry is None:
+                raise
+            return retry
 
     def where(pc):
         """(key of _TRANSLATED, key of the translation cache) of the entry point `pc`."""

@@ -318,6 +318,25 @@ def test_run_continues_at_0x0000_after_0xffff():
     assert (cpu.pc, cpu.iram[2]) == (0x0002, 0x12)
 
 
+@pytest.mark.parametrize("org", (0xFFF8, 0xFFFC))
+def test_a_straight_run_from_translatable_code_continues_past_0xffff(org):
+    # the interpreter's straight run from an entry point in code that may be translated
+    # runs off the top (NOPWs, then LIDP 0x12xx straddling it at 0xFFFC), as run does
+    code = [0x4D] * (0x10000 - org)
+    if org == 0xFFFC:
+        code[-2:] = [0x10, 0x12]
+    cpu = make_cpu(code, org=org)
+    cpu.set_code_regions((0xFF00, 0x10000))
+    cpu.mem[0:3] = bytes([0x34, 0x02, 0x56])  # (the LIDP's low byte,) LIA 0x56 at 0x0001
+    cpu.run(100)
+    plain = make_cpu(code, org=org)
+    plain.mem[0:3] = bytes([0x34, 0x02, 0x56])
+    plain.run(100)
+    assert (cpu.pc, cpu.cycles, cpu.dp, cpu.iram[2]) == (plain.pc, plain.cycles, plain.dp,
+                                                         plain.iram[2])
+    assert cpu.iram[2] == 0x56
+
+
 def test_operands_straddling_0xffff_are_read_from_0x0000():
     cpu = make_cpu([0x10, 0x12], org=0xFFFE)   # LIDP 0x12xx with the low byte at 0x0000
     cpu.mem[0] = 0x34
