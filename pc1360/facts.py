@@ -56,7 +56,17 @@ CARD_COPIES_OFFSET = 0x07              # card start + 7: copies of start, end, m
 SYSTEM_END_COPY = 0x283E               # the ROM's copy of the end pointer (and its mirror)
 RANDOM_SEED = 0xFDE0                   # RND's seed, 8 bytes (docs/stored_format.md §2.3)
 TEXT_BUFFER = 0xFD80                   # the 4 x 24 characters on the display
+# The ROM's pointer into the program line being run: after each program statement the
+# address of the statement's last byte (the one before its ':' or CR; a false IF: the byte
+# before the line's CR). Jumps (GOTO, GOSUB, RETURN, ON, NEXT, THEN n) store the end of their
+# own text, END and a true IF store nothing, immediate lines leave it alone (firmware engine).
+LINE_POINTER = 0xFEF2
 CARD_SIZES = {8: 0x2000, 16: 0x4000, 32: 0x8000}   # KB -> bytes
+
+# ---- the ROM's BASIC interpreter (docs/hardware.md §3; tests/emulator/debug/test_firmware_debug.py):
+# each statement, and the one after an IF's condition, passes this place in ROM bank 0 with
+# the CPU's X register holding the address of the statement's first byte
+STATEMENT_DISPATCH = (0, 0x5D68)       # (bank, address)
 
 # ---- stored program: a line is number (high byte first), LEN, body, CR
 END_MARK = 0xFF                        # before and after the lines; begins a MERGEd block

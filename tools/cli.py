@@ -13,6 +13,7 @@ COMMAND_MODULES = {
     "tools.cmd_serial": ("send", "receive"),
     "tools.cmd_machine": ("rom", "run"),
     "tools.cmd_disasm": ("disasm",),
+    "tools.cmd_debug": ("debug",),
 }
 
 

@@ -37,20 +37,11 @@ def register(subparsers):
     install.set_defaults(handler=cmd_rom_install)
 
     run = subparsers.add_parser("run", help="run the emulated PC-1360")
-    rom_option = run.add_argument("--rom", type=Path, help="ROM directory (default: %(rom_dir)s)")
-    rom_option.rom_dir = _UserRomDir()  # argparse fills the help from the option's attributes
-    run.add_argument("--engine", choices=("firmware", "builtin"),
-                     help="firmware: the real ROM (default when --rom is given or a set is installed); "
-                          "builtin: the project's own BASIC, no ROM needed")
-    run.add_argument("--card", type=int, choices=(8, 16, 32), default=32, help="RAM card size in KB (default 32)")
-    run.add_argument("--card-file", type=Path, help="file that keeps the card's contents between runs")
-    run.add_argument("--load", type=Path, action="append", metavar="FILE",
-                     help="program to put on the card: .bas .img .ram .tap .wav; given more than "
-                          "once, the programs go on the card together (each needs its own line "
-                          "numbers). The run starts at the RUN-mode prompt")
+    add_machine_options(run)
     run.add_argument("--headless", action="store_true", help="no window: type --keys, run, print or save the screen")
     run.add_argument("--keys", default="", help="key script, e.g. '1+1{ENTER}' ({NAME} keys, {WAIT n} tenths of a second, "
-                          "{HOLD n} hold the later keys n milliseconds); it begins at the RUN-mode prompt")
+                          "{READY} until the program reads the keyboard, {HOLD n} hold the later keys n "
+                          "milliseconds, not until read); it begins at the RUN-mode prompt")
     run.add_argument("--for", dest="seconds", type=bounded_number(0, MAX_SECONDS), default=DEFAULT_AFTER_KEYS,
                      help=f"emulated seconds to run after the last key (default {DEFAULT_AFTER_KEYS})")
     run.add_argument("--screen", action="store_true", help="print the LCD as 4 lines of 24 characters")
@@ -59,22 +50,39 @@ def register(subparsers):
     run.add_argument("--zoom", type=int, choices=range(1, 9), metavar="1-8", help="window: integer zoom")
     run.add_argument("--contrast", type=int, choices=range(10), metavar="0-9", help="window: LCD contrast")
     run.add_argument("--mute", action="store_true", help="window: no sound")
-    run.add_argument("--serial", metavar="PORT",
-                     help="connect the 15-pin SIO: 'pty' (a pseudo-terminal, whose path is printed, "
-                          "for pc1360 send/receive or a terminal), or a pyserial URL such as "
-                          "socket://HOST:PORT")
     run.add_argument("--fast", action="store_true",
                      help="headless with --serial: do not keep real time (by default the run "
                           "keeps pace with the peer, and --for counts from when the link goes quiet)")
-    run.add_argument("--serial-format", type=_frame_format, default=DEFAULT_FORMAT,
-                     metavar="BAUD,PARITY,BITS,STOP",
-                     help=f"the line's format; it must match the OPEN statement (default {DEFAULT_FORMAT})")
-    run.add_argument("--tape", type=Path, metavar="FILE",
-                     help="tape for CLOAD, played when CLOAD starts: .wav .tap (.bas .img are put "
-                          "on tape first)")
-    run.add_argument("--tape-record", type=Path, metavar="FILE",
-                     help="record what CSAVE sends: a .wav file, or the tape record as .tap")
     run.set_defaults(handler=cmd_run)
+
+
+def add_machine_options(parser):
+    """The options that say which machine to build and what to plug into it (`run` and
+    `debug` share them)."""
+    rom_option = parser.add_argument("--rom", type=Path, help="ROM directory (default: %(rom_dir)s)")
+    rom_option.rom_dir = _UserRomDir()  # argparse fills the help from the option's attributes
+    parser.add_argument("--engine", choices=("firmware", "builtin"),
+                        help="firmware: the real ROM (default when --rom is given or a set is installed); "
+                             "builtin: the project's own BASIC, no ROM needed")
+    parser.add_argument("--card", type=int, choices=(8, 16, 32), default=32, help="RAM card size in KB (default 32)")
+    parser.add_argument("--card-file", type=Path, help="file that keeps the card's contents between runs")
+    parser.add_argument("--load", type=Path, action="append", metavar="FILE",
+                        help="program to put on the card: .bas .img .ram .tap .wav; given more than "
+                             "once, the programs go on the card together (each needs its own line "
+                             "numbers). The run starts at the RUN-mode prompt")
+    parser.add_argument("--serial", metavar="PORT",
+                        help="connect the 15-pin SIO: 'pty' (a pseudo-terminal, whose path is printed, "
+                             "for pc1360 send/receive or a terminal), or a pyserial URL such as "
+                             "socket://HOST:PORT")
+    parser.add_argument("--serial-format", type=_frame_format, default=DEFAULT_FORMAT,
+                        metavar="BAUD,PARITY,BITS,STOP",
+                        help=f"the line's format; it must match the OPEN statement (default {DEFAULT_FORMAT})")
+    parser.add_argument("--tape", type=Path, metavar="FILE",
+                        help="tape for CLOAD, played when CLOAD starts: .wav .tap (.bas .img are put "
+                             "on tape first); headless, --for counts from the end of the tape")
+    parser.add_argument("--tape-record", type=Path, metavar="FILE",
+                        help="record what CSAVE sends: a .wav file, or the tape record as .tap; "
+                             "headless, --for counts from the end of what is sent")
 
 
 class _UserRomDir:
@@ -237,13 +245,21 @@ def cmd_run(args):
         parse_keys(args.keys)
     except KeyScriptError as exc:
         raise UsageError(f"--keys: {exc}") from None
-    for option, path in (("--screenshot", args.screenshot), ("--tape-record", args.tape_record)):
-        _check_output(option, path)
+    _check_output("--screenshot", args.screenshot)
+    return with_machine(args, lambda machine: _session(machine, args), typing=bool(args.keys))
+
+
+def with_machine(args, body, typing=False):
+    """Build the machine the options of add_machine_options describe, bring it to the
+    RUN-mode prompt with its links plugged in, run body(machine) -> exit status; then
+    unplug it and save its card. A file not saved makes the status 1."""
+    _check_output("--tape-record", args.tape_record)
     engine = choose_engine(args)
     with _stop_signals_interrupt():
         machine, first_start = _build_machine(args, engine)
         try:
-            status = _session(machine, args, first_start)
+            _prepare(machine, args, first_start, typing)
+            status = body(machine)
         finally:
             written = _disconnect(machine, args)
             written = _save_card(machine) and written
@@ -251,28 +267,35 @@ def cmd_run(args):
     return status or (0 if written else 1)
 
 
-def _session(machine, args, first_start):
+def _prepare(machine, args, first_start, typing):
+    """The card ready, the programs loaded, the RUN-mode prompt (when keys will be typed
+    or the card is new), the links plugged in."""
     import importlib.resources
 
-    if args.load or args.keys or first_start:
+    if args.load or typing or first_start:
         _boot(machine)
     if first_start and not args.load:
         # A new card comes with Kniffel on it, so DEF K starts the game at once.
         _load(machine, [importlib.resources.files("basic_src") / "kniffel.bas"])
     if args.load:
         _load(machine, args.load)
-    if args.load or args.keys or first_start:
+    if args.load or typing or first_start:
         _to_run_prompt(machine)
     # plugged in once the machine is ready, so that a peer started on seeing the port's
     # path finds the keys' LOAD or OPEN soon, not the card being prepared
     _connect(machine, args)
+
+
+def _session(machine, args):
     if not args.headless:
         return _run_window(machine, args)
-    machine.type_keys(args.keys)
-    if args.serial and not args.fast:
-        _run_paced(machine, args.seconds)
-    else:
-        machine.run_for(args.seconds)
+    from emulator.machine.key_script import KeyScriptError
+
+    try:
+        machine.type_keys(args.keys)
+    except KeyScriptError as exc:  # a {READY} the program did not answer
+        raise UsageError(f"--keys: {exc}") from None
+    _run_after_keys(machine, args)
     if args.screen:
         for line in machine.screen_text():
             print(line)
@@ -282,29 +305,35 @@ def _session(machine, args, first_start):
     return 0
 
 
-def _run_paced(machine, seconds):
-    """Run in real time with a serial link attached, since the peer (pc1360 send, a
-    terminal) sends and reads at wall-clock pace; `seconds` count from when the link last
-    carried a byte and nothing is left queued for the machine. Bytes still queued at the
-    end are reported: the program was cut off mid-transfer."""
+def _run_after_keys(machine, args):
+    """Run --for seconds after the last key. With a serial link (unless --fast) or a tape
+    they count from when the link and the tape last carried a signal, once nothing is left
+    queued for the machine and the tape neither plays nor records a tone. Only the serial
+    link keeps real time, since the peer (pc1360 send, a terminal) sends and reads at
+    wall-clock pace; a tape file is all there at once and takes whatever comes. Bytes still
+    queued at the end are reported: the program was cut off mid-transfer."""
     import time
 
     from pc1360.facts import CYCLES_PER_SECOND
 
-    sio = machine.sio
+    sio = machine.sio if args.serial and not args.fast else None
+    tape = machine.cassette if args.tape or args.tape_record else None
+    if not (sio or tape):
+        machine.run_for(args.seconds)
+        return
     wall_start, start = time.monotonic(), machine.now()
-    quiet = round(seconds * CYCLES_PER_SECOND)
+    quiet = round(args.seconds * CYCLES_PER_SECOND)
     limit = start + round(MAX_SECONDS * CYCLES_PER_SECOND)
     while machine.now() < limit:
         machine.run_for(PACE_SLICE)
         now = machine.now()
-        since = now - max(start, sio.active_at or start)
-        if since >= quiet and not sio.pending:
+        active = [start] + [link.active_at for link in (sio, tape) if link and link.active_at]
+        if now - max(active) >= quiet and not (sio and sio.pending) and not (tape and tape.busy):
             break
         ahead = (now - start) / CYCLES_PER_SECOND - (time.monotonic() - wall_start)
-        if ahead > 0:
+        if sio and ahead > 0:
             time.sleep(ahead)
-    if sio.pending:
+    if sio and sio.pending:
         print(f"pc1360: the run ended with {sio.pending} bytes from the serial link not yet "
               "read by the machine (the transfer was cut off; give a longer --for)", file=sys.stderr)
 
@@ -390,6 +419,7 @@ def _disconnect(machine, args):
     if machine.sio.link_error:
         print(f"pc1360: serial link dropped: {machine.sio.link_error}", file=sys.stderr)
     machine.sio.disconnect()
+    _report_cut_tape(machine.cassette, args)
     recording = machine.cassette.stop()
     if recording is None:
         return True
@@ -406,6 +436,17 @@ def _disconnect(machine, args):
         print(f"pc1360: could not write {args.tape_record}: {exc.strerror or exc}", file=sys.stderr)
         return False
     return True
+
+
+def _report_cut_tape(cassette, args):
+    """A tape transfer the end of the run (Ctrl-C, the window closed) broke off."""
+    if cassette.playing:
+        played, length = cassette.played
+        print(f"pc1360: the run ended with the tape {args.tape} playing ({played:.1f} s of "
+              f"{length:.1f} s): what CLOAD read of it is cut off", file=sys.stderr)
+    if cassette.sending:
+        print(f"pc1360: the run ended while the machine was sending to tape: the recording "
+              f"in {args.tape_record} is cut off", file=sys.stderr)
 
 
 def _run_window(machine, args):

@@ -31,7 +31,9 @@ def register(subparsers):
     receive = subparsers.add_parser(
         "receive", help="receive a program from SAVE on the calculator",
         description="Capture what SAVE sends, up to 0x1A or a silence, check that "
-                    "every line tokenizes, and write it as a listing or an image.")
+                    "every line tokenizes, and write it as a listing or an image. What "
+                    "already waits on the port (SAVE started first) is the start of it; "
+                    "data that begins in the middle of a line is refused at once.")
     receive.add_argument("out", type=Path, metavar="OUT")
     _line_options(receive)
     receive.add_argument("--format", choices=("bas", "img"),
@@ -139,7 +141,10 @@ def run_receive(args):
     print(f"On the PC-1360 type: {settings.open_statement()}  then  SAVE")
     progress = None
     try:
-        with transfer.open_port(args.port, settings, args.timeout) as port:
+        with transfer.open_port(args.port, settings, args.timeout, keep_input=True) as port:
+            if port.in_waiting:
+                print(f"{port.in_waiting} bytes were already waiting on {args.port} (SAVE "
+                      "began first): they are the start of the transfer")
             progress = transfer.Progress("receiving")
             data, ended = transfer.receive(port, settings, timeout=args.timeout, idle=args.idle,
                                            progress=progress)

@@ -35,7 +35,7 @@ from emulator.connectors.serial_line import FrameFormat
 from emulator.connectors.sio import LinkError, check_url
 from pc1360 import charset, detect
 from pc1360.errors import FormatError
-from pc1360.facts import SIO_EOF, SIO_EOL
+from pc1360.facts import MAX_LINE, SIO_EOF, SIO_EOL
 from pc1360.image import split_image
 from pc1360.listing import list_line
 from pc1360.tokenizer import parse_program
@@ -79,8 +79,10 @@ class Settings:
         return f'OPEN "{self.baud},{self.parity},{self.bits},{self.stop},A,{self.eol},&1A"'
 
 
-def open_port(url, settings, timeout):
-    """Open `url` (a device path, socket://host:port, loop:// ...) for a transfer."""
+def open_port(url, settings, timeout, keep_input=False):
+    """Open `url` (a device path, socket://host:port, loop:// ...) for a transfer.
+    keep_input: what already waits on the port is kept for us (pyserial flushes it on
+    open), so that a receive started after SAVE began still gets the start."""
     try:
         check_url(url)
     except LinkError as exc:
@@ -89,7 +91,13 @@ def open_port(url, settings, timeout):
         port = serial.serial_for_url(
             url, baudrate=settings.baud, bytesize=settings.bits, parity=settings.parity,
             stopbits=settings.stop, rtscts=settings.handshake == "rts",
-            timeout=POLL, write_timeout=timeout, exclusive=True)
+            timeout=POLL, write_timeout=timeout, exclusive=True, do_not_open=True)
+        if keep_input:
+            # open() calls the flush (the private one since pyserial 3.5) on the instance
+            port._reset_input_buffer = port.reset_input_buffer = _keep_input
+        port.open()
+        if keep_input:
+            del port._reset_input_buffer, port.reset_input_buffer
     except (serial.SerialException, OSError, ValueError) as exc:
         raise TransferError(_open_failure(url, exc)) from None
     if settings.handshake == "rts":
@@ -102,6 +110,10 @@ def open_port(url, settings, timeout):
                 f"{url} has no handshake lines ({_reason(exc)}): a pseudo-terminal has none, "
                 "use --handshake none") from None
     return port
+
+
+def _keep_input():
+    """In place of the port's input flush while it opens (open_port keep_input)."""
 
 
 def _open_failure(url, exc):
@@ -254,9 +266,11 @@ def _queued(port):
 def receive(port, settings, *, timeout, idle, progress=None):
     """Collect what SAVE sends. Returns (data, ended): the bytes before 0x1A and
     True, or, when the sender falls silent for `idle` seconds first, the bytes so far
-    and False. Nothing at all within `timeout` seconds is an error."""
+    and False. Nothing at all within `timeout` seconds is an error, and so is data that
+    does not begin as a program's listing does (SAVE began before the port was open)."""
     data = bytearray()
     start = last = time.monotonic()
+    begun = False  # the first line has begun as a listing line does
     try:
         while True:
             chunk = port.read(max(1, port.in_waiting))
@@ -267,6 +281,8 @@ def receive(port, settings, *, timeout, idle, progress=None):
                 last = now
                 if progress:
                     progress.update(len(data))
+                if not begun:
+                    begun = _check_start(data, settings, end >= 0)
                 if end >= 0:
                     return bytes(data), True
             elif not data and now - start >= timeout:
@@ -279,6 +295,26 @@ def receive(port, settings, *, timeout, idle, progress=None):
         raise TransferError(
             f"connection lost after {len(data)} bytes ({_reason(exc)}): check the cable and "
             "run SAVE again") from None
+
+
+def _check_start(data, settings, ended):
+    """Whether the first line of `data` has come (False while it is still coming); then a
+    TransferError if it is plain text that does not begin as SAVE's lines do, with a line
+    number and a space (or LIST's colon): the rest of a line whose start is lost. Other
+    bytes are garbled or rare characters, which parse_received names."""
+    first = re.match(rb"[^\r\n]*", data).group()
+    if len(first) == len(data) and not ended:
+        return False
+    if not data or any(byte < 0x20 or byte > 0x7E for byte in first):
+        return True
+    head = re.match(rb"([1-9][0-9]*)[ :]", first)
+    if head and int(head.group(1)) <= MAX_LINE:
+        return True
+    shown = first[:24].decode("ascii")
+    raise TransferError(
+        f"the data began in the middle of a line ({shown!r}): SAVE was already sending "
+        "when the port was opened, and the start of the program is lost; start pc1360 "
+        f"receive first, then {settings.open_statement()} and SAVE on the calculator")
 
 
 def _reason(exc):

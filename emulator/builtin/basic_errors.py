@@ -21,6 +21,7 @@ class BasicError(Exception):
     def __init__(self, code):
         super().__init__(code)
         self.code = code
+        self.used = 0   # the cycles of the statements before it in the same run() call
 
 
 class Break(Exception):

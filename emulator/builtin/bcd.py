@@ -59,8 +59,10 @@ _HI = Context(prec=32, rounding=ROUND_HALF_EVEN, Emax=99999, Emin=-99999, traps=
 _PI_HI = Decimal("3.14159265358979323846264338327950288419716939937510")
 
 DEG, RAD, GRAD = "DEG", "RAD", "GRAD"
-# One quarter turn in each angle unit; trig reduces the angle by quarter turns.
-_QUARTER = {DEG: Decimal(90), GRAD: Decimal(100), RAD: _HI.divide(_PI_HI, 2)}
+# One quarter turn in each angle unit; trig reduces the angle by quarter turns, in
+# radians quarters of the machine's own PI: RADIAN SIN PI, TAN PI and SIN (2*PI) are 0
+# (firmware engine, case TRIG_radian_multiples_of_pi).
+_QUARTER = {DEG: Decimal(90), GRAD: Decimal(100), RAD: _HI.divide(PI, 2)}
 # Largest angle (in quarter turns) the reduction accepts; beyond it ERROR 2 (assumed).
 _MAX_TURNS = Decimal("1E10")
 

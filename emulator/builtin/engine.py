@@ -130,10 +130,10 @@ class BuiltinEngine:
             return cycles
 
     def _run(self, cycles):
-        core, keys = self.core, self.keys
+        core, keys, host = self.core, self.keys, self.machine
         keys.poll()
         used = 0
-        while used < cycles:
+        while used < cycles and not host.halted:
             now = core.clock + used
             if keys.due(now):
                 keys.act(now)
@@ -191,7 +191,9 @@ class BuiltinEngine:
 
     def inkey(self):
         """INKEY$: the one key held now (nothing when none or several are held)."""
-        pressed = self.machine.keyboard.pressed
+        keyboard = self.machine.keyboard
+        keyboard.read_all()
+        pressed = keyboard.pressed
         if len(pressed) != 1:
             return None
         return inkey_code(next(iter(pressed)))

@@ -42,6 +42,10 @@ PROGRAM_ONLY = frozenset(CODES[name] for name in (
     "RESTORE", "GOSUB", "RETURN", "END", "STOP", "REM", "LET", "ON", "AREAD", "INPUT"))
 
 
+ENTER_EMPTY_WORK = CYCLES["enter_empty_work"]
+ENTER_EMPTY_SCROLL = CYCLES["enter_empty_scroll"]
+
+
 class TypedLines:
     """ENTER and DEF + letter. The engine wires `runtime` (runtime.Runtime) in."""
 
@@ -62,7 +66,10 @@ class TypedLines:
             # ENTER on an empty line: a new prompt below (as the firmware does)
             if self.editor.state.input_row is not None:
                 self.screen.row = self.editor.state.input_row
+            scrolls = self.screen.scrolls
             self.terminal.prompt()
+            self.terminal.state.draw_work += ENTER_EMPTY_WORK + \
+                (self.screen.scrolls - scrolls) * ENTER_EMPTY_SCROLL
             return
         # RUN mode reads the line for a time that grows with its length; a value then
         # shows after its expression's cycles (_run_immediate; costs.py TYPED_*)

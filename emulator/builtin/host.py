@@ -15,6 +15,8 @@ from pc1360.facts import FO_SD, KEY_STROBE_ADDR, KEYWAIT_STROBE, SIO_LATCH
 class HeldKeys(Protocol):
     pressed: set[str]           # the names of the keys held down (docs/interfaces.md)
 
+    def read_all(self) -> None: ...     # the program has looked at the keys (INKEY$, key wait)
+
 
 class HostBus(Protocol):
     """The ports: the latch at 0x3800 (SIO lines) and the key strobe at 0x3E00 are
@@ -58,6 +60,7 @@ class EngineHost(Protocol):
     buzzer: Buzzer
     card_kb: int                # the size of the card in S1
     off: bool                   # powered off (OFF): the display stays dark
+    halted: bool                # a debugger stopped the machine: run() returns at once
 
     def now(self) -> int: ...                          # the exact cycle count
     def poke(self, addr: int, value: int) -> None: ...  # write as the CPU would

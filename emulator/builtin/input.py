@@ -62,6 +62,7 @@ class InputLine:
                 self._end_cursor(text, first)
             return
         st.col = 0
+        screen.keep_open_line()
         if screen.done or screen.col:
             screen.next_line()      # right after CLS the question is on the top line
         st.top = self.terminal.show_rows(screen.row, text)
@@ -80,6 +81,14 @@ class InputLine:
             return
         if key == "ENTER":
             self._done()
+            return
+        if key == "CLS":
+            # the typed answer goes and the question is asked again: a `;` prompt as
+            # it was, any other with `?` (firmware engine, case INPUT_cls_while_typing)
+            prompt, keep, ref = st.items[0]
+            if not (keep and prompt is not None):
+                st.items[0] = InputItem(None, True, ref)
+            self._ask_again()
             return
         if self.editor.edit(key, code):
             prompt = st.prompt if st.keep else b""
@@ -157,9 +166,10 @@ class InputLine:
         data = self.editor.entered()
         self.editor.state.line.clear()
         if not data:
-            # ENTER alone keeps the variable and goes on with the next line; a `?`
-            # prompt disappears (as on the firmware engine)
-            if not st.keep:
+            # ENTER alone keeps the variable and goes on with the next line; a `?` or
+            # `,` prompt disappears for a number variable, stays for a string one
+            # (firmware engine, case INPUT_enter_alone)
+            if not st.keep and ref[2] == 0:
                 screen.clear_row(screen.row)
             st.items = []
             interp.skip_line()
@@ -167,7 +177,10 @@ class InputLine:
             return
         try:
             # a number is typed as an expression (3*4, B), as the firmware takes it
-            value = interp.evaluate(tokenize_body(data)) if ref[2] == 0 else data
+            # a string answer ends at its first quote (firmware engine, case
+            # INPUT_string_answer_quote)
+            value = interp.evaluate(tokenize_body(data)) if ref[2] == 0 \
+                else bytes(data).partition(b'"')[0]
             interp.vars.store(ref, value)
         except BasicError as err:
             self._refuse(err.code, ref, data)

@@ -30,7 +30,6 @@ from emulator.builtin.run_state import (  # noqa: F401  (FORLoop: the engine imp
     ANSWER,
     ANSWER_END,
     INPUT_BUFFER,
-    LINE_POINTER,
     FORLoop,
     Return,
     RunState,
@@ -43,7 +42,7 @@ from emulator.builtin.stored_program import Program
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
 from emulator.builtin.vars import NUM, Variables
-from pc1360.facts import CR, END_MARK, END_PTR, LINE_REF, MAX_LINE, PREFIX, QUOTE
+from pc1360.facts import CR, END_MARK, END_PTR, LINE_POINTER, LINE_REF, MAX_LINE, PREFIX, QUOTE
 
 TRACE_CYCLES = CYCLES["trace"]      # TRON's `line:` (and DOWN's stepping) ...
 TRACE_SCROLL_CYCLES = CYCLES["trace_scroll"]    # ... and its scrolling on the bottom line
@@ -110,8 +109,8 @@ class Interpreter(Scanner):
         """The value of the expression at pos, which moves past it; its cycles are
         added to `cost`."""
         entry = self._compiled(None)
-        self.cost += entry.cost
         value = entry.run()
+        self.cost += entry.cost     # (after: an expression that fails takes no time)
         self.state.pos = entry.end
         return value
 
@@ -225,15 +224,20 @@ class Interpreter(Scanner):
         mem = self.mem
         steps = self.steps
         state = self.state
-        while used < budget and state.running and state.pending is None:
-            pos = state.pos
-            step = steps.get(pos)
-            if step is None or mem[pos:step.check_end] != step.code:
-                if len(steps) > CACHE_LIMIT:
-                    steps.clear()
-                step = steps[pos] = compile_step(self, pos)
-            used += step.run()
-            state = self.state      # (RUN starts from a new one)
+        try:
+            while used < budget and state.running and state.pending is None:
+                pos = state.pos
+                step = steps.get(pos)
+                if step is None or mem[pos:step.check_end] != step.code:
+                    if len(steps) > CACHE_LIMIT:
+                        steps.clear()
+                    step = steps[pos] = compile_step(self, pos)
+                used += step.run()
+                state = self.state      # (RUN starts from a new one)
+        except BasicError as err:
+            err.used = used + self.cost     # the statements before it and its own
+            # expressions so far took their time
+            raise
         return used
 
     def finish_step(self, cost):

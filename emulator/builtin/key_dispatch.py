@@ -32,7 +32,7 @@ KEY_REPEAT_PER_CHAR = CYCLES["key_repeat_per_char"]
 # Keys whose work takes the firmware engine longer (cycles more than a typed digit,
 # from press to the next key wait): redrawing the whole display, listing a line.
 KEY_WORK = {key: CYCLES[f"key_work_{key.lower()}"] for key in ("CLS", "MODE", "DEL", "INS")}
-PRO_LIST_WORK = CYCLES["pro_list_work"]
+PRO_LIST_WORK = CYCLES["pro_draw_work"]
 RUN_UP_DOWN_WORK = CYCLES["run_up_down_work"]
 CONTINUE_WORK = CYCLES["continue_work"]
 CONTINUE_CHAR = CYCLES["continue_char"]
@@ -138,6 +138,7 @@ class Keys:
             elif self.core.state not in KEY_WAIT_STATES:
                 self.key(key)
             elif not st.queue and st.busy is None:
+                self.host.keyboard.read_all()   # the key wait has seen it (for key drivers)
                 due = self.core.clock + KEY_LATENCY
                 if st.waits % KEY_LOOP_CYCLES >= scan_phase(key):
                     st.waits += KEY_LOOP_CYCLES
@@ -194,6 +195,10 @@ class Keys:
         st = self.state
         if st.queue:
             return max(1, min(budget, st.queue[0].due - now))
+        listed = self.terminal.state
+        if listed.draw_work:
+            st.busy = max(now, st.busy or now) + listed.draw_work
+            listed.draw_work = 0
         if st.busy is not None:
             if self.host.keyboard.pressed:
                 st.settle = None

@@ -3,6 +3,7 @@ engine shows, the keywords as units for editing, and the lines before and after 
 for UP/DOWN (terminal.py pages with them)."""
 
 from emulator.builtin.screen import COLS, NUL, ROWS
+from emulator.builtin.timing import CYCLES
 from emulator.builtin.typed import from_text
 from pc1360.facts import LINE_REF, PREFIX, QUOTE
 from pc1360.image import Line
@@ -10,6 +11,8 @@ from pc1360.keywords import BY_CODE, BY_NAME
 from pc1360.listing import list_line
 from pc1360.token_walk import KEYWORD, LINE_NUMBER, walk
 
+LIST_LINE_CYCLES = CYCLES["list_line"]
+LIST_BYTE_CYCLES = CYCLES["list_byte"]
 KEYWORD_NAMES = frozenset(name.encode("ascii") for name in BY_NAME)
 _WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ$")
 
@@ -199,20 +202,24 @@ class Listing:
         return from_text(list_line(Line(number, body)))
 
     def show(self, screen, addr):
-        """LIST: the screen filled with lines from the one at `addr` on."""
+        """LIST: the screen filled with lines from the one at `addr` on; returns the
+        cycles the firmware takes to list them (it decodes each line byte by byte)."""
         screen.clear()
         row = 0
+        work = 0
         for number, line_addr in self.program.lines():
             if line_addr < addr:
                 continue
             if row >= ROWS:
                 break
+            work += LIST_LINE_CYCLES + LIST_BYTE_CYCLES * (self.mem[line_addr + 2] + 3)
             for chunk in wrap_listing(self.text(line_addr), len(str(number)) + 1):
                 if row < ROWS:
                     screen.show_line(row, chunk, fill=NUL)      # (firmware: NUL-padded)
                     row += 1
         screen.row = min(row, ROWS) - 1
         screen.end_line()
+        return work
 
     def neighbour(self, addr, direction):
         """The address of the line before (-1) or after (1) the one at `addr`; None if

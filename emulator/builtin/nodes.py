@@ -11,7 +11,6 @@ depends on the values (`*`, `/`, `^`, SQR, LN, SIN ...) adds that part (costs.py
 `it.cost` each time it runs.
 """
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -23,8 +22,6 @@ from emulator.builtin.vars import STRING_MARK
 NUMBER, STRING = "number", "string"
 MAX_STRING = 80
 _TRUE, _FALSE = Decimal(1), Decimal(0)
-# VAL reads a decimal number only (VAL "&1F" is 0 on the firmware engine)
-_VAL = re.compile(r" *([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:E[+-]?[0-9]+)?)")
 
 
 @dataclass(slots=True)
@@ -111,22 +108,66 @@ def asc(text):
 
 
 def chr_(value):
-    # CHR$ 256 is CHR$ 0 (an empty-looking string) on the firmware engine
-    return bytes([to_int(value) & 0xFF])
+    """CHR$: a code above 255 is two characters (its high byte first), a NUL is no
+    character (CHR$ 0 is ""), a code below 0 or past 65535 is ERROR 9 (firmware
+    engine, case CHR_codes)."""
+    if value < 0 or value >= 65536:
+        raise BasicError(OTHER)
+    code = int(value)
+    data = bytes((code >> 8, code & 0xFF)) if code > 0xFF else bytes((code,))
+    return data.replace(b"\x00", b"")
 
 
 def str_(value):
     return bcd.str_number(value).encode("ascii")
 
 
+def _signs(text, pos):
+    """Past a run of + and - at `pos`: (pos, True if it holds an odd number of -)."""
+    negative = False
+    while pos < len(text) and text[pos] in b"+-":
+        negative ^= text[pos] == 0x2D
+        pos += 1
+    return pos, negative
+
+
 def leading_number(text):
-    """VAL: the number at the start of a string (0 if there is none). Spaces are skipped
-    wherever they stand: VAL "1 2" is 12, VAL "- 3" is -3, VAL "1 E 2" is 100 (firmware
-    engine, cases VAL_skips_spaces, GEN_val_1)."""
-    match = _VAL.match(text.replace(b" ", b"").decode("latin-1"))
-    if not match:
+    """VAL: the number at the start of a string (0 if there is none), read as the
+    firmware engine reads it (docs/basic_language.md §1.2): spaces skipped anywhere;
+    a run of signs counts its minus signs (`--2` is 2); the points after the first
+    are skipped (`1.2.3` is 1.23); after E a run of signs, then the digits, with E
+    and points among them skipped, and only the last two kept (`1E1234` is 1E34);
+    a value past the largest number is ERROR 9."""
+    text = text.replace(b" ", b"")
+    pos, negative = _signs(text, 0)
+    digits, point = [], None
+    while pos < len(text):
+        byte = text[pos]
+        if 0x30 <= byte <= 0x39:
+            digits.append(chr(byte))
+        elif byte == 0x2E:
+            point = len(digits) if point is None else point
+        else:
+            break
+        pos += 1
+    if not digits:
         return bcd.ZERO
-    return bcd.parse_number(match.group(1)) or bcd.ZERO
+    exponent = "0"
+    if pos < len(text) and text[pos] == 0x45:
+        pos, exponent_negative = _signs(text, pos + 1)
+        exponent_digits = []
+        while pos < len(text) and (0x30 <= text[pos] <= 0x39 or text[pos] in b"E."):
+            if text[pos] != 0x45 and text[pos] != 0x2E:
+                exponent_digits.append(chr(text[pos]))
+            pos += 1
+        exponent = ("-" if exponent_negative else "") + ("".join(exponent_digits[-2:]) or "0")
+    if point is not None:
+        digits.insert(point, ".")
+    try:
+        value = bcd.parse_number(("-" if negative else "") + "".join(digits) + "E" + exponent)
+    except BasicError:
+        raise BasicError(OTHER) from None
+    return value if value is not None else bcd.ZERO
 
 
 def mid(text, start, length):

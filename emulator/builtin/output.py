@@ -12,7 +12,7 @@ clearing the line. USING: `#` digit places, `.` the point, `&` string places.
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
 from emulator.builtin import bcd
-from emulator.builtin.basic_errors import ILLEGAL, SYNTAX, USING, BasicError
+from emulator.builtin.basic_errors import ILLEGAL, OTHER, SYNTAX, USING, BasicError
 from emulator.builtin.nodes import to_int
 from emulator.builtin.run_state import ANSWER, ANSWER_END, InputItem
 from emulator.builtin.screen import COLS, ROWS, close_text, split_row
@@ -39,6 +39,8 @@ BEEP_TAIL = CYCLES["beep_tail"]
 BEEP_ZERO_TONED = CYCLES["beep_zero_toned"]     # BEEP 0,f,d: no sound, the arguments' time only
 SCROLL_CYCLES = CYCLES["scroll"]
 PRINT_CHAR_CYCLES = CYCLES["print_char"]        # each character a PRINT shows
+PRINT_CONTINUE_CYCLES = CYCLES["print_continue"]    # going on in a line left open
+PRINT_TOP_AFTER_CLS_CYCLES = CYCLES["print_top_after_cls"]
 PRINT_AT_CURSOR_SAVING = CYCLES["print_at_cursor_saving"]   # PRINT at a CURSOR starts no line
 PRINT_ITEM_CYCLES = CYCLES["print_item"]        # every item after the first
 PRINT_NUMBER_CYCLES = CYCLES["print_number"]    # every number shown (USING or not)
@@ -122,7 +124,8 @@ def _format_using(fmt, value):
     whole = digits.split(b".")[0]
     if len(whole) + 1 > head.count(b"#"):
         raise BasicError(USING)
-    text = (b"-" if cut < 0 else b"") + (digits if point else whole)
+    # a negative number cut to zero keeps its sign: -0.005 in ###.## is -0.00
+    text = (b"-" if value < 0 else b"") + (digits if point else whole)
     return text.rjust(len(head) + (1 + len(tail) if point else 0))
 
 
@@ -135,8 +138,17 @@ def print_fields(it):
     answer = None
     while not it.at_end():
         if it.accept_token(_USING):
-            set_using(it, it.string_literal() if it.peek() == QUOTE else None)
-            it.accept(0x3B)
+            # USING [format];item: the format is any string expression, "" forgets as
+            # USING alone does; a number is ERROR 9, no `;` or no item after it ERROR 1
+            # (firmware engine, case USING_format_expression)
+            fmt = None
+            if not it.at_end() and it.peek() != 0x3B:
+                fmt = it.expression()
+                if not isinstance(fmt, bytes):
+                    raise BasicError(OTHER)
+            set_using(it, fmt or None)
+            if not it.accept(0x3B) or it.at_end():
+                raise BasicError(SYNTAX)
             continue
         value = it.expression()
         if isinstance(value, bytes):
@@ -234,13 +246,13 @@ def show(it, text, open_end):
         it.cost += len(text) * PRINT_CHAR_CYCLES - PRINT_AT_CURSOR_SAVING
         while col + len(text) > COLS:
             head, text = split_row(text, COLS - col)
-            screen.write(row, col, head)
+            screen.print_at(row, col, head)
             col = 0
             if row < ROWS - 1:
                 row += 1
             else:
                 screen.scroll()
-        screen.write(row, col, text)
+        screen.print_at(row, col, text)
         screen.row = row
         screen.end_line()
         if open_end:
@@ -252,18 +264,24 @@ def show(it, text, open_end):
     # (a lone number's right-alignment blanks take no time: PRINT I as PRINT "X";I;
     # nor do the blanks that fill the row after the last `,` field)
     it.cost += len(text.strip(b" \x00")) * PRINT_CHAR_CYCLES
+    if open_end and not text:
+        text = b"\x00"     # `PRINT "";` leaves a NUL cell (firmware engine, GEN_timing_1)
     scrolls = screen.scrolls
     # PRINT writes over what the row holds without blanking it first: a row that
     # CURSOR filled keeps its tail (firmware engine: "OLDTEXT", then PRINT "N" on
     # that row, shows NLDTEXT)
-    if screen.col == 0:
+    if screen.col:
+        it.cost += PRINT_CONTINUE_CYCLES
+    else:
+        if not screen.done:
+            it.cost += PRINT_TOP_AFTER_CLS_CYCLES   # (the top line after CLS)
         screen.begin_line()
     # text past the end of the row goes on in the next rows
     while screen.col + len(text) > COLS:
         head, text = split_row(text, COLS - screen.col)
-        screen.write(screen.row, screen.col, head)
+        screen.print_at(screen.row, screen.col, head)
         screen.next_line()
-    screen.write(screen.row, screen.col, text)
+    screen.print_at(screen.row, screen.col, text)
     col = screen.col + len(text)
     screen.end_line()
     it.cost += (screen.scrolls - scrolls) * SCROLL_CYCLES
@@ -287,6 +305,8 @@ def stmt_print(it):
         it.screen.col = 0
     else:
         # at a CURSOR position a lone number is not right-aligned
+        if it.cursor is None:
+            it.screen.resume_open_line()    # (before the layout: X5, not right-aligned)
         items = [number for segment in segments for _text, number in segment]
         it.cost += (len(items) - 1) * PRINT_ITEM_CYCLES + sum(items) * PRINT_NUMBER_CYCLES
         # a lone number is right-aligned only when it starts the row: after
@@ -301,6 +321,7 @@ def stmt_pause(it):
     segments, open_end, answer = print_fields(it)
     set_answer(it, answer)
     if segments != [[]] or open_end:    # PAUSE alone shows nothing, only waits (GEN_wait_1)
+        it.screen.resume_open_line()
         show(it, layout(segments, open_end or it.screen.col > 0), open_end)
     it.pending = ("delay", PAUSE_CYCLES)
 
@@ -368,7 +389,7 @@ def stmt_input(it):
     while True:
         prompt, keep = None, True
         if it.peek() == QUOTE:
-            prompt = it.string_literal()
+            prompt = it.string_literal() or None    # "" asks with `?` (GEN_input_1)
             if it.accept(0x2C):
                 keep = False
             elif not it.accept(0x3B):
@@ -551,7 +572,9 @@ def stmt_beep(it):
     """BEEP n[,f,d]: the engine sounds it while the time passes. With f the beeps'
     length and timing are the firmware's (the pitch is the buzzer's 4 kHz); BEEP n
     alone sounds 0.2 s tones (sound.TONE_CYCLES)."""
-    count = it.integer(0, 65535)
+    count = it.number()
+    # a negative count beeps nothing, as 0 does (firmware engine, case BEEP_POKE_arguments)
+    count = 0 if count < 0 else to_int(count, 0, 65535)
     tone = duration = None
     if it.accept(0x2C):
         tone = it.integer(0, 255)

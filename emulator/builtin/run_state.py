@@ -16,12 +16,6 @@ INPUT_BUFFER = 0xFD20       # the 80-byte line buffer; immediate lines run from 
 # LPRINT and strings do not; READ writes it too (interp.store_value).
 ANSWER = 0xFDE8
 ANSWER_END = ANSWER + 8
-# The ROM's pointer into the program line being run (little-endian): after each program
-# statement it holds the address of the statement's last byte (the one before its ':' or
-# CR; a false IF: the byte before the line's CR). Found on the firmware engine: jumps
-# (GOTO, GOSUB, RETURN, ON, NEXT, THEN n) store the end of their own text, END and a true
-# IF store nothing, immediate lines leave it alone.
-LINE_POINTER = 0xFEF2
 
 # A variable's storage: (address, size, vars.NUM / STR / FIXED_STR)
 VarRef = tuple[int, int, int]

@@ -21,6 +21,12 @@ from emulator.builtin.run_state import InputItem
 from emulator.builtin.screen import COLS, NUL
 from emulator.builtin.serial_io import close_port
 from emulator.builtin.states import State
+from emulator.builtin.timing import CYCLES
+
+ERROR_LATE = CYCLES["error_late"]
+SCROLL_CYCLES = CYCLES["scroll"]
+INPUT_ASK_WORK = CYCLES["input_ask_work"]
+INPUT_TOP_AFTER_CLS = CYCLES["input_top_after_cls"]
 
 
 @dataclass
@@ -32,6 +38,7 @@ class RuntimeState:
     tones: list[tuple[int, int]] = field(default_factory=list)  # BEEP: (delay_left at a
                                     # tone's start, its length)
     wait_key: str = "ENTER"         # the key that ends ENTER_WAIT (DOWN under TRON)
+    error: tuple[int, int] | None = None  # the DELAY is an error's: (code, line) shows after
 
 
 class Runtime:
@@ -105,7 +112,10 @@ class Runtime:
             step = min(step, tone)
         st.delay_left -= step
         if st.delay_left <= 0:
-            if st.entering:
+            if st.error is not None:
+                (code, line), st.error = st.error, None
+                self.show_error(code, line)
+            elif st.entering:
                 value, st.enter_value = st.enter_value, None
                 st.entering = False
                 self.core.state = State.IDLE
@@ -121,8 +131,13 @@ class Runtime:
         try:
             used = interp.execute(budget)
         except BasicError as err:
-            self.show_error(err.code, interp.line)
-            return budget
+            if interp.line_addr is None:            # a typed line's: typed_base has it
+                self.show_error(err.code, interp.line)
+                return budget
+            # the firmware takes its time to find and show a program line's error
+            st.error = (err.code, interp.line)
+            self.wait(ERROR_LATE + max(0, err.used - budget))
+            return min(err.used, budget)
         if used > budget:
             # a statement that costs more than this call's cycles takes its time from
             # the next calls before the program goes on, or before its request (PRINT's
@@ -149,8 +164,11 @@ class Runtime:
             if interp.line_addr is not None:
                 close_port(self.host.mem)   # a program's end closes the port (firmware)
             self.core.state = State.IDLE
+            scrolls = self.screen.scrolls
             self.terminal.prompt()
             self.terminal.state.end_prompt = True
+            # the `>` that scrolls takes a scroll's time before the key wait
+            self.terminal.state.draw_work += (self.screen.scrolls - scrolls) * SCROLL_CYCLES
         return max(used, 1)
 
     def _serve(self, pending):
@@ -171,7 +189,13 @@ class Runtime:
             self._beep(pending)
         elif kind == "input":
             self.input_line.state.items = list(pending[1])
+            screen = self.screen
+            scrolls, top = screen.scrolls, not (screen.done or screen.col)
             self.input_line.ask()
+            # the question's drawing, before the key wait (firmware engine)
+            self.terminal.state.draw_work += INPUT_ASK_WORK + \
+                (screen.scrolls - scrolls) * SCROLL_CYCLES + \
+                (INPUT_TOP_AFTER_CLS if top and self.interp.cursor is None else 0)
         elif kind == "stop":
             self.stop_with(b"BREAK", keep_position=False)
         elif kind == "list":

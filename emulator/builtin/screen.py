@@ -52,6 +52,11 @@ CELL_COLUMNS = tuple(tuple(tuple(column_address(TEXT_X0 + CELL_PITCH * c + i, li
                            for c in range(COLS)) for line in range(ROWS))
 
 
+# The column after each cell's glyph (x 11, 17, ... 149) of each line.
+GAP_COLUMNS = tuple(tuple(column_address(TEXT_X0 + CELL_PITCH * c + GLYPH_WIDTH, line)
+                          for c in range(COLS)) for line in range(ROWS))
+
+
 def wide_starts(data):
     """The offsets in `data` where two-byte characters start: a lead byte
     (font.LEAD_BYTES) takes whatever byte follows it, even another lead byte."""
@@ -91,6 +96,9 @@ class ScreenState:
     col: int = 0            # where PRINT goes on after a trailing `;`
     done: bool = False      # the output line is finished: output goes on below it
     scrolls: int = 0        # how often the display scrolled (PRINT's time depends on it)
+    # a PRINT line left open by `;` when INPUT asked below it: (row, col, scrolls
+    # then); the next PRINT goes on there (firmware engine, case INPUT_after_open_print)
+    open_line: tuple[int, int, int] | None = None
 
 
 def _state_field(name):
@@ -131,6 +139,18 @@ class Screen:
         for offset, code in enumerate(data):
             self.put(row, col + offset, code, font.WIDE_GLYPH if offset in wide else None)
 
+    def print_at(self, row, col, data):
+        """PRINT's write: the bytes go into the buffer from (row, col) and the whole
+        line is drawn afresh from it, every cell and the column after it (x 6-149):
+        dots there go, whatever the text covers (firmware engine, GEN_graphics_*)."""
+        self.write(row, col, data)
+        mem = self.mem
+        for addr in GAP_COLUMNS[row]:
+            mem[addr] = 0
+            mem[addr + MIRROR] = 0
+        base = TEXT_BUFFER + row * COLS
+        self.write(row, 0, bytes(mem[base:base + COLS]))
+
     def show_line(self, row, data, right=False, fill=SPACE):
         """Replace line `row` with `data`, left- or right-aligned; the buffer's other
         cells get `fill`."""
@@ -156,6 +176,7 @@ class Screen:
             self.clear_row(row, first=0)
         self.row = self.col = 0
         self.done = False
+        self.state.open_line = None
 
     def scroll(self):
         """Move every line (dots included) up one and blank the bottom line."""
@@ -176,6 +197,21 @@ class Screen:
             self.row += 1
         else:
             self.scroll()
+
+    def keep_open_line(self):
+        """INPUT asks below the output line: if PRINT left it open, keep its place."""
+        if self.col and self.state.open_line is None:
+            self.state.open_line = (self.row, self.col, self.scrolls)
+
+    def resume_open_line(self):
+        """PRINT after INPUT goes on in the line a `;` left open, unless it has
+        scrolled off."""
+        kept, self.state.open_line = self.state.open_line, None
+        if kept is not None:
+            row, col, scrolls = kept
+            row -= self.scrolls - scrolls
+            if row >= 0:
+                self.row, self.col, self.done = row, col, False
 
     def begin_line(self):
         """Where PRINT starts: the output line, or the next one if it is finished

@@ -26,7 +26,9 @@ def stmt_return(it):
 
 
 def stmt_on(it):
-    """ON e GOTO/GOSUB t1,t2,...: out of range goes on with the next statement."""
+    """ON e GOTO/GOSUB t1,t2,...: out of range goes on with the next statement; a
+    place of the list may be empty (`40,,60`), and choosing one is ERROR 1 (firmware
+    engine, case ON_list_with_empty_places)."""
     index = it.integer(-32768, 65535)
     gosub = it.accept_token(_GOSUB)
     if not gosub and not it.accept_token(_GOTO):
@@ -34,8 +36,11 @@ def stmt_on(it):
     chosen = None
     position = 1
     while True:
-        target = it.target()
+        empty = it.at_end() or it.peek() == 0x2C
+        target = None if empty else it.target()
         if position == index:
+            if empty:
+                raise BasicError(SYNTAX)
             chosen = target
         if not it.accept(0x2C):
             break
@@ -129,6 +134,8 @@ def stmt_clear(it):
 
 def stmt_poke(it):
     addr = it.integer(0, 65535)
+    if it.peek() != 0x2C:
+        raise BasicError(SYNTAX)        # an address and no byte (case BEEP_POKE_arguments)
     while it.accept(0x2C):
         it.host.poke(addr, it.integer(0, 255))
         addr = (addr + 1) & 0xFFFF

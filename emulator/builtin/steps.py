@@ -25,11 +25,11 @@ from emulator.builtin import bcd, costs
 from emulator.builtin.basic_errors import NESTING, OTHER, SYNTAX, BasicError
 from emulator.builtin.expr import UPPER, Scanner
 from emulator.builtin.nodes import small_int
-from emulator.builtin.run_state import ANSWER, ANSWER_END, LINE_POINTER, FORLoop
+from emulator.builtin.run_state import ANSWER, ANSWER_END, FORLoop
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
 from emulator.builtin.vars import NUM
-from pc1360.facts import CR, LINE_REF, PREFIX
+from pc1360.facts import CR, LINE_POINTER, LINE_REF, PREFIX
 
 LET_COST = CYCLES["stmt_let"]   # an assignment without LET, besides its expressions
 LINE_COST = CYCLES["line_step"]     # a step onto the next line more than a ':'

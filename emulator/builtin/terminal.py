@@ -62,6 +62,8 @@ class TerminalState:
     # the PRINT wait that lines are typed under: (pos, line, line_addr)
     wait_stop: tuple[int, int, int | None] | None = None
     list_addr: int | None = None    # the top line of the listing shown
+    draw_work: int = 0              # cycles of drawing (listings, a prompt's scroll)
+                                    # the key wait has still to wait for (key_dispatch.wait)
 
 
 class Terminal:
@@ -93,6 +95,7 @@ class Terminal:
         """A `>` on the next line (on the top line after CLS); the first typed key
         replaces it."""
         screen = self.screen
+        screen.state.open_line = None
         if not top:
             screen.next_line()
         screen.show_line(screen.row, b">")
@@ -165,7 +168,7 @@ class Terminal:
     # ------------------------------------------------------------ listings
 
     def show_listing(self, addr):
-        self.listing.show(self.screen, addr)
+        self.state.draw_work += self.listing.show(self.screen, addr)
         self.state.list_addr = addr
         self.editor.state.input_row = None
 
@@ -282,7 +285,8 @@ class Terminal:
             edited.line.clear()
             st.list_addr = None
         if st.list_addr is not None:
-            self.list_step(step)
+            if not self.list_step(step):
+                self.show_listing(st.list_addr)     # the firmware lists it again
         elif not self._show_error_line():
             # DOWN lists the program from its first line, UP from its last
             addrs = [addr for _n, addr in self.interp.program.lines()]

@@ -24,7 +24,7 @@ and the data follows the header. Two-character numbers take 8 bytes, two-charact
 strings 16; array elements are numbers of 8 bytes or strings of the DIM length
 (default 16); every element of a numeric array takes 8 bytes. All of this matches
 the firmware engine's RAM after the same statements; the digit-second-character
-kinds (X1, X1$ ...) were checked for X1$ only.
+kinds (X1, X1$ ...) were checked for X1$ and K1 only.
 """
 
 from emulator.builtin import bcd

@@ -138,6 +138,7 @@ class Cassette:
         self._start = None  # cycle at which the tape started playing
         self._cursor = 0
         self._modes = None  # Xout mode changes while recording
+        self._sent_at = None  # cycle the last recorded Xout tone ended
         bus = machine.bus
         outc = bus.outc
         self._test = bus.test
@@ -147,6 +148,8 @@ class Cassette:
             if self._modes is not None:
                 mode = (value >> 4) & 7
                 if mode != self._modes[-1][1]:
+                    if self.sending:
+                        self._sent_at = machine.now()
                     self._modes.append((machine.now(), mode))
 
         bus.outc = cassette_outc
@@ -177,6 +180,8 @@ class Cassette:
 
     def eject(self):
         self._edges = None
+        self._times = []
+        self._start = None
         self.machine.bus.test = self._test
 
     @property
@@ -189,6 +194,33 @@ class Cassette:
         if self._start is None or self._edges is None:
             return False
         return not self._edges or self.machine.now() - self._start > self._times[-1]
+
+    @property
+    def sending(self):
+        """Recording while Xout carries a tone (CSAVE, PRINT#, or a BEEP)."""
+        return self._modes is not None and self._modes[-1][1] in SQUARE_MODES
+
+    @property
+    def busy(self):
+        """A transfer that stopping now would cut off: the tape plays, or Xout is recorded."""
+        return self.playing or self.sending
+
+    @property
+    def active_at(self):
+        """The machine cycle the tape last carried a signal either way (now while busy);
+        None if it has carried none."""
+        now = self.machine.now()
+        cycles = [self._sent_at, now if self.sending else None]
+        if self._start is not None and self._times:
+            cycles.append(min(now, self._start + self._times[-1]))
+        return max((cycle for cycle in cycles if cycle is not None), default=None)
+
+    @property
+    def played(self):
+        """(seconds played, seconds of signal on the tape) of the tape in the recorder."""
+        length = self._times[-1] if self._times else 0
+        position = 0 if self._start is None else min(self.machine.now() - self._start, length)
+        return position / CYCLES_PER_SECOND, length / CYCLES_PER_SECOND
 
     def xin(self):
         """The Xin level now: 0 without a tape, before it starts and after its end."""
@@ -231,6 +263,7 @@ class Cassette:
     def record(self):
         """Start recording Xout (press RECORD, then CSAVE)."""
         self._modes = [(self.machine.now(), (self.machine.bus.control >> 4) & 7)]
+        self._sent_at = None
 
     @property
     def recording(self):

@@ -339,6 +339,11 @@ class SC61860:
         self.iram[:] = [0] * 128
         self.p = self.q = self.r = self.dp = self.pc = self.c = self.z = self.d = 0
 
+    def watch_memory(self, view):
+        """Read and write memory through `view` instead of `mem` (a debugger's object
+        that notes accesses, emulator/debug/firmware_target.py); None: `mem` again."""
+        self._cells["mem"].cell_contents = self.mem if view is None else view
+
     def step(self):
         """Execute one instruction; return its cycles. Every instruction costs at least
         two cycles, so a one-cycle budget stops after exactly one."""

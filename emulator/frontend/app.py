@@ -52,11 +52,13 @@ MESSAGE_SECONDS = 4.0
 # and the queue is capped so that a held key stops typing soon after it is let go.
 KEY_REPEAT = (400, 120)  # ms: delay, interval
 MAX_QUEUED_STEPS = 32
+PANEL_UNITS = 330  # the debugger panel's width beside the case, in layout units
+PANEL_REFRESH = 15  # frames between redraws of the panel while the machine goes on
 
 
 def _default_zoom():
-    """The largest integer zoom that fits 90% of the desktop; at least 2 (where the key
-    legends are legible) when 2 fits the whole desktop, as on a 1280- or 1366-pixel one."""
+    """The largest integer zoom that fits 90% of the desktop; at least 2 (where the case
+    shows its detail) when 2 fits the whole desktop, as on a 1280- or 1366-pixel one."""
     sizes = pygame.display.get_desktop_sizes()
     if not sizes:
         return DEFAULT_ZOOM
@@ -112,6 +114,9 @@ class Window:
         self.screenshot_dir = Path(getattr(args, "screenshot_dir", None) or ".")
         self.turbo = bool(getattr(args, "turbo", False))
         self.paused = False
+        self.panel = None  # the debugger panel: None (closed), "stopped" or "going"
+        self._panel_drawn = False
+        self.panel_lines = []  # what the panel shows (debugger.panel_lines)
         self.help = False
         self.running = True
         self.now = machine.now()
@@ -163,16 +168,28 @@ class Window:
                 b"".join([mem[part] for part in DISPLAY_SLICES]))
 
     # -- layout on screen -------------------------------------------------------------------
+    def _panel_width(self):
+        return PANEL_UNITS * self.renderer.zoom if self.panel else 0
+
     def _layout_screen(self):
-        """Centre the case in the window and draw everything."""
+        """Centre the case (and the debugger's panel beside it) in the window and draw
+        everything."""
         width, height = self.screen.get_size()
         case_w, case_h = self.renderer.size
-        self._origin = (max(0, (width - case_w) // 2), max(0, (height - case_h) // 2))
+        shown_w = case_w + self._panel_width()
+        self._origin = (max(0, (width - shown_w) // 2), max(0, (height - case_h) // 2))
         self.screen.fill((0, 0, 0))
         self.screen.blit(self.renderer.case, self._origin)
         self._drawn_down = set()
         self._display_key = None
+        self._panel_drawn = False
         self._full_redraw = True
+
+    @property
+    def panel_rect(self):
+        """Where the debugger's panel is drawn in the window."""
+        case_w, case_h = self.renderer.size
+        return pygame.Rect(self._origin[0] + case_w, self._origin[1], self._panel_width(), case_h)
 
     @property
     def canvas(self):
@@ -183,7 +200,7 @@ class Window:
     def resize(self, width, height):
         """Fit the largest integer zoom into the new window size."""
         case_w, case_h = layout.CASE_SIZE
-        zoom = max(1, min(width // case_w, height // case_h))
+        zoom = max(1, min(width // (case_w + (PANEL_UNITS if self.panel else 0)), height // case_h))
         if zoom != self.renderer.zoom:
             self.renderer.set_zoom(zoom)
             self._zoom_chosen = True
@@ -301,6 +318,37 @@ class Window:
         self.machine.reset()
         self.show_message("reset")
 
+    def command_debug_panel(self):
+        """Open the debugger's panel (the machine stops) or close it (the machine goes on)."""
+        if self.panel:
+            self.panel = None
+        else:
+            try:
+                _debugger = self.machine.debugger  # made now: an engine it cannot debug says so
+            except (AttributeError, ValueError) as exc:
+                self.show_message(f"no debugger for this machine: {exc}")
+                return
+            self.panel = "stopped"
+        case_w, case_h = self.renderer.size
+        self.screen = pygame.display.set_mode((case_w + self._panel_width(), case_h), pygame.RESIZABLE)
+        self._layout_screen()
+
+    def command_debug_step(self):
+        """One instruction (firmware engine) or one statement (built-in engine)."""
+        if self.panel:
+            self.panel = "stopped"
+            debugger = self.machine.debugger
+            reason = debugger.step() if debugger.target.has_cpu else debugger.step_statements()
+            self.now = max(self.now, self.machine.now())
+            self.show_message(reason)
+            self._panel_drawn = False
+
+    def command_debug_go(self):
+        if self.panel:
+            self.panel = "going" if self.panel == "stopped" else "stopped"
+            self.show_message("going on" if self.panel == "going" else "stopped")
+            self._panel_drawn = False
+
     def command_power_off(self):
         self._type(("OFF",))
 
@@ -339,7 +387,7 @@ class Window:
     # -- the frame ---------------------------------------------------------------------------
     def emulate(self):
         """Run the machine for this frame; returns the cycles run."""
-        if self.paused:
+        if self.paused or self.panel == "stopped":
             return 0
         start = self.now
         if self.turbo:
@@ -357,7 +405,17 @@ class Window:
 
     def _run(self, cycles):
         self.feeder.update(self.now)
-        self.now += self.machine.run_cycles(cycles) or cycles
+        if self.panel == "going":
+            # through the debugger: its breakpoints and watchpoints stop the machine
+            debugger, before = self.machine.debugger, self.machine.cycles
+            reason = debugger.run(cycles / CYCLES_PER_SECOND, keys_stop=False)
+            if not debugger.timed_out:
+                self.panel = "stopped"
+                self.show_message(reason)
+                self._panel_drawn = False
+            self.now += self.machine.cycles - before
+        else:
+            self.now += self.machine.run_cycles(cycles) or cycles
         self._track_keywait()
 
     def _play(self, start):
@@ -401,6 +459,12 @@ class Window:
             band = self.renderer.draw_message(canvas, "")
             dirty.append(band.move(self._origin))
             self._message = None
+        if self.panel and (not self._panel_drawn
+                           or self.panel == "going" and self.frames % PANEL_REFRESH == 0):
+            self.panel_lines = self.machine.debugger.panel_lines()
+            self.renderer.draw_panel(self.screen, self.panel_rect, self.panel_lines)
+            dirty.append(self.panel_rect)
+            self._panel_drawn = True
         if self._full_redraw:
             dirty = [self.screen.get_rect()]
             self._full_redraw = False

@@ -46,7 +46,9 @@ COMMANDS = {
     "f12": "screenshot",
 }
 CTRL_COMMANDS = {"r": "reset", "o": "power_off", "q": "quit", "s": "screenshot",
-                 "t": "turbo", "p": "pause", "m": "mute"}
+                 "t": "turbo", "p": "pause", "m": "mute",
+                 # the debugger's panel (F9, MAME's key for it, is the turbo here)
+                 "d": "debug_panel", "n": "debug_step", "g": "debug_go"}
 
 # A Shift key pressed and released with nothing typed in between is the machine's SHIFT.
 SHIFT_KEY_NAMES = ("left shift", "right shift")
@@ -69,6 +71,8 @@ HELP_LINES = (
     ("F12 or Ctrl+S", "screenshot (PNG)"),
     ("Ctrl+O", "OFF key"),
     ("Ctrl+R", "reset"),
+    ("Ctrl+D", "debugger panel (stops the machine)"),
+    ("Ctrl+N / Ctrl+G", "panel: step / go on or stop"),
     ("Ctrl+Q", "quit (saves the RAM card)"),
     ("drop a file", "load .bas .img .tap .wav"),
     ("F1", "close this help"),

@@ -7,12 +7,20 @@ LCD glass, the symbol column and keys whose pressed state changed.
 import pygame
 
 from emulator.frontend import case_layout as layout
+from emulator.frontend import pixel_font
 from emulator.frontend.case_layout import COLOURS
 
 # Legend heights in layout units, by key kind.
 _LEGEND_SIZE = {"grey": 14, "dark": 12}
 _WORD_SIZE = 8  # multi-letter legends (SHIFT, ENTER, MODE ...)
 _SHIFT_LEGEND_SIZE = 10
+PANEL_FONT = 7  # the debugger panel's text, and its line pitch, in layout units
+PANEL_PITCH = 9
+# Text this many screen pixels high or less is drawn with the pixel font (when it has the
+# characters): pygame's font at that size blurs C into O; larger, it is the TrueType font,
+# never smaller than MIN_FONT (what pygame.font makes 11 pixels high).
+PIXEL_TEXT = 11
+MIN_FONT = 16
 _ARROWS = {"UP": ((0, -1), (-1, 1), (1, 1)), "DOWN": ((0, 1), (-1, -1), (1, -1)),
            "LEFT": ((-1, 0), (1, -1), (1, 1)), "RIGHT": ((1, 0), (-1, -1), (-1, 1))}
 
@@ -68,17 +76,30 @@ class Renderer:
 
     # -- fonts -----------------------------------------------------------------------------
     def font(self, units):
-        size = max(6, round(units * self.zoom * 1.3))
+        size = max(MIN_FONT, round(units * self.zoom * 1.3))
         if size not in self._fonts:
             # pygame's own font: the same pixels on every system, so screenshots compare
             self._fonts[size] = pygame.font.Font(None, size)
         return self._fonts[size]
 
+    def text_image(self, text, units, colour):
+        """`text` `units` high as drawn on the case: small text with the pixel font, at
+        its size (one font pixel a screen pixel), the rest with the TrueType font."""
+        if units * self.zoom <= PIXEL_TEXT and pixel_font.covers(text):
+            lines = pixel_font.rows(text)
+            image = pygame.Surface((len(lines[0]), len(lines)), pygame.SRCALPHA)
+            for y, line in enumerate(lines):
+                for x, dot in enumerate(line):
+                    if dot == "#":
+                        image.set_at((x, y), colour)
+            return image
+        return self.font(units).render(text, True, colour)
+
     def _text(self, surface, text, units, colour, centre=None, topleft=None, cache=True):
         key = (text, units, colour)
         image = self._texts.get(key)
         if image is None:
-            image = self.font(units).render(text, True, colour)
+            image = self.text_image(text, units, colour)
             if cache:  # legends, symbols, help: a fixed set, rendered once per zoom
                 self._texts[key] = image
         box = image.get_rect()
@@ -192,3 +213,11 @@ class Renderer:
         surface.blit(self.case, band, band)
         self._text(surface, text, 9, COLOURS["brand"], centre=band.center, cache=False)
         return band
+
+    def draw_panel(self, surface, rect, lines):
+        """The debugger's panel: `lines` of text in the window rectangle `rect`."""
+        z = self.zoom
+        surface.fill(COLOURS["case_edge"], rect)
+        for row, line in enumerate(lines):
+            self._text(surface, line, PANEL_FONT, COLOURS["legend"], cache=False,
+                       topleft=(rect.left + 6 * z, rect.top + (4 + row * PANEL_PITCH) * z))

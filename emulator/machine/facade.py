@@ -15,10 +15,19 @@ from pc1360.facts import BANK_COUNT, CYCLES_PER_SECOND, DIM_PTR, SYSTEM_RAM
 from pc1360.ramcard import program_writes
 
 SLICE = 2_560  # cycles per engine call (10 ms): the granularity of OFF and of the key driver
-KEY_HOLD = 0.045  # seconds a typed key is held, once the key-wait loop runs (docs/hardware.md §6.3)
+KEY_HOLD = 0.045  # seconds a typed key is held for the key-wait loop (docs/hardware.md §6.3)
 KEY_GAP = 0.010  # seconds after a release before looking for the key-wait loop again
 READY_STROBES = 3  # 0x3F strobe writes (~1547 cycles apart) that show the key-wait loop
 READY_TIMEOUT = 3.0  # emulated seconds to wait for it; then the key is pressed anyway
+# A program polling INKEY$ (docs/hardware.md §6.3): its reads of a matrix line come at
+# least POLL_GAP cycles apart (a BASIC statement), the firmware's own scans (at boot,
+# while a key goes up) ~1,400 apart. A key is held until such a read has seen it, at least POLL_HOLD,
+# and let go within READ_STEP cycles of the read, before the program can read it again.
+POLL_GAP = 3_000
+POLL_HOLD = 0.010
+READ_STEP = 256
+READY_STEP = 512  # cycles between looks while waiting for a key to be read
+KEYWAIT_RECENT = 3_200  # cycles: a read this soon after a 0x3F strobe is the key-wait loop's
 # Power-off state (kept with the card, see emulator/machine/card_file.py): engine tag, ROM bank, strobe,
 # IA, IB, FO, control port; then system RAM (pc1360.facts.SYSTEM_RAM); then the engine's
 # own state.
@@ -57,12 +66,16 @@ class PC1360:
             if size is not None and size not in CARD_SIZES_KB:
                 raise ValueError(f"card size must be one of {CARD_SIZES_KB} KB, not {size}")
         self.mem = bytearray(0x10000)
-        self.keyboard = Keyboard()
+        self.keyboard = Keyboard(self.now)
         self.lcd = LCD(self.mem)
         self.timers = Timers()
         self.buzzer = Buzzer()
         self.cycles = 0
         self.off = False
+        # A debugger (emulator/debug) stopped the machine inside a slice: run_cycles and the
+        # key drivers return at once until it lets the machine go on.
+        self.halted = False
+        self._debugger = None
         self._card_store = None
         self.card_kb = card_kb
         if engine == "firmware" and roms is None:
@@ -121,7 +134,7 @@ class PC1360:
         """Run about `n` cycles (the engine stops at an instruction boundary); returns the
         cycles run. A front-end calls this once per frame."""
         target = self.cycles + n
-        while self.cycles < target:
+        while self.cycles < target and not self.halted:
             budget = min(SLICE, target - self.cycles)
             if self.off:
                 self.cycles += budget
@@ -148,34 +161,109 @@ class PC1360:
         """Run until the firmware is in its key-wait loop (a few 0x3F strobe writes since
         now); False if it did not get there within `timeout` emulated seconds (a program
         polling INKEY$ never enters that loop)."""
-        start = self.bus.keywait_count
+        return self.ready_for(None, timeout)
+
+    def ready_for(self, key, timeout=READY_TIMEOUT):
+        """Run until a press of `key` will be read: the machine waits in its key-wait loop,
+        or (key given) a program polls INKEY$: two reads of the key's line in a row, each
+        POLL_GAP or more after the one before, and no key-wait strobe. False if neither came
+        within `timeout` emulated seconds."""
+        bus = self.bus
+        start = bus.keywait_count
+        lines = self.keyboard.reads(key) if key else None
+        seen = lines.count if lines else 0
+        polls = 0  # reads in a row that came POLL_GAP or more apart
         deadline = self.cycles + round(timeout * CYCLES_PER_SECOND)
-        while self.bus.keywait_count - start < READY_STROBES:
-            if self.cycles >= deadline:
+        while True:
+            strobes = bus.keywait_count - start
+            if strobes >= READY_STROBES:
+                return True
+            if lines and lines.count != seen:
+                # (a sample's step is shorter than POLL_GAP: a closer pair shows as `gap`)
+                polls = polls + lines.count - seen if lines.gap >= POLL_GAP else 0
+                seen = lines.count
+                if polls >= 2 and not strobes:
+                    return True
+            if self.cycles >= deadline or self.halted:
                 return False
-            self.run_cycles(512)
-        return True
+            self.run_cycles(READY_STEP)
 
-    def tap(self, key, hold=KEY_HOLD, timeout=READY_TIMEOUT):
-        """Press and release one key the way a person would: wait (up to `timeout`) for the
-        firmware to be ready (not for BRK, which the CPU reads at any time), hold, release."""
-        if key != "BRK" and not self.off:
-            self.key_wait_ready(timeout)
+    def tap(self, key, hold=None, timeout=READY_TIMEOUT, ready=True):
+        """Press and release one key the way a person would: wait (up to `timeout`) until it
+        will be read (ready=False: the caller has waited), hold, release. `hold` None: as
+        long as the program needs (_hold_until_read), else that many seconds. Returns how
+        often the program read the key's line while it was down (None for BRK, which the
+        CPU reads with TEST at any time, and is neither waited for nor watched)."""
+        lines = self.keyboard.reads(key)
+        watched = lines is not None and not self.off
+        if watched and ready:
+            self.ready_for(key, timeout)
+        count = lines.count if lines else 0
         self.press(key)
-        self.run_for(hold)
+        if hold is None and watched:
+            self._hold_until_read(lines, timeout)
+        else:
+            self.run_for(KEY_HOLD if hold is None else hold)
         self.release(key)
+        reads = lines.count - count if lines else None
         self.run_for(KEY_GAP)
+        return reads
 
-    def type_keys(self, script, hold=KEY_HOLD, timeout=READY_TIMEOUT):
-        """Type a key script (emulator/machine/key_script.py syntax), e.g. '1+1{ENTER}'. For a program that
-        polls INKEY$ (never in the key-wait loop) pass a short `timeout`."""
-        for step in keys.parse(script):
-            if isinstance(step, keys.Wait):
-                self.run_for(step.seconds)
-            elif isinstance(step, keys.Hold):
+    def _hold_until_read(self, lines, limit):
+        """Keep the key down until the program has read its `lines` (at most `limit`
+        seconds), then: KEY_HOLD from the press if the key-wait loop read it (it looks twice
+        and acts later), else POLL_HOLD (INKEY$ has it; let go now, it is not read twice)."""
+        start, count = self.cycles, lines.count
+        deadline = start + round(limit * CYCLES_PER_SECOND)
+        while lines.count == count:
+            if self.cycles >= deadline or self.halted:
+                return
+            self.run_cycles(READ_STEP)
+        keywait = lines.last - self.bus.keywait_cycle <= KEYWAIT_RECENT
+        rest = start + round((KEY_HOLD if keywait else POLL_HOLD) * CYCLES_PER_SECOND) - self.cycles
+        if rest > 0:
+            self.run_cycles(rest)
+
+    def type_keys(self, script, hold=None, timeout=READY_TIMEOUT):
+        """Type a key script (emulator/machine/key_script.py syntax), e.g. '1+1{ENTER}'.
+        `hold`: seconds each key is held (None: until the program has read it, see tap);
+        `timeout`: how long a key waits to be read before it is pressed anyway.
+        KeyScriptError for a {READY} that the program does not answer in time."""
+        steps = keys.parse(script)
+        waited = False  # a {READY} has just found the program reading the keys
+        for index, step in enumerate(steps):
+            if self.halted:
+                break
+            if isinstance(step, keys.Hold):
                 hold = step.seconds
+            elif isinstance(step, keys.Ready):
+                self._ready_step(step, keys.next_key(steps, index))
+                waited = True
+            elif isinstance(step, keys.Wait):
+                self.run_for(step.seconds)
+                waited = False
             else:
-                self.tap(step.key, hold, timeout)
+                self.tap(step.key, hold, timeout, ready=not waited)
+                waited = False
+
+    def _ready_step(self, step, key):
+        """{READY}: run until the program reads the keyboard (for `key`, the key typed next:
+        its line; ENTER's at the end of the script)."""
+        if not self.ready_for(key or "ENTER", step.seconds):
+            shown = " | ".join(row.strip() for row in self.screen_text() if row.strip())
+            raise keys.KeyScriptError(
+                f"{step.text} at position {step.position}: the machine did not read the "
+                f"keyboard within {step.seconds:g} s (emulated); the screen shows "
+                f"{shown or 'nothing'}")
+
+    @property
+    def debugger(self):
+        """The machine's debugger (emulator/debug/debugger.py), made on first use: a machine
+        whose debugger is never asked for runs exactly as without one."""
+        if self._debugger is None:
+            from emulator.debug.debugger import Debugger
+            self._debugger = Debugger(self)
+        return self._debugger
 
     # -- output --------------------------------------------------------------------------
     def screen_text(self):

@@ -35,6 +35,9 @@ class FirmwareEngine:
         self.cpu = SC61860(machine.mem, machine.bus)
         self.cpu.write_floor = machine.bus.write_floor
         self._counter = self.cpu.cycle_counter()
+        # what run() runs the CPU with: a debugger puts its instruction-by-instruction
+        # runner here while it has something to watch (emulator/debug/firmware_target.py)
+        self.execute = self.cpu.run
         self._run_start = self.cpu.cycles
         self._track_rom_bank(machine.bus, translation_cache.for_rom(rom_sha1(roms)))
         machine.lcd.set_font(firmware_font(roms.banks[FONT_BANK]))
@@ -58,7 +61,7 @@ class FirmwareEngine:
         # counter cell, not the property.
         counter = self._counter
         self._run_start = counter.cell_contents
-        ran = self.cpu.run(cycles)
+        ran = self.execute(cycles)
         self._run_start = counter.cell_contents
         return ran
 

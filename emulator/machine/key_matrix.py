@@ -6,7 +6,7 @@ is not in the matrix: the CPU reads it with TEST 0x08. OFF is in the matrix (IA-
 bit 2): the ROM reads it and powers the machine off itself.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -124,13 +124,26 @@ def _line_masks(line, rows):
 
 _K_ROWS = _line_masks("K", range(1, 8))
 _IA_ROWS = _line_masks("IA", range(4))
+MATRIX_LINES = tuple(("K", row) for row in _K_ROWS) + tuple(("IA", bit) for bit in _IA_ROWS)
 
 
+@dataclass
+class LineReads:
+    """How often a program has read one matrix line, and when (machine cycles): what a key
+    driver looks at to know that a key held down has been seen."""
+    count: int = 0
+    last: int = -1  # the cycle of the latest read
+    gap: int = 0  # cycles between the latest two reads
+
+
+@dataclass
 class Keyboard:
-    """Which keys are down, and what INA reads for a given strobe and IA output."""
+    """Which keys are down, what INA reads for a given strobe and IA output, and the reads
+    of each matrix line (`clock` gives the cycle of a read)."""
 
-    def __init__(self):
-        self.pressed = set()
+    clock: object = lambda: 0
+    pressed: set = field(default_factory=set)
+    lines: dict = field(default_factory=lambda: {line: LineReads() for line in MATRIX_LINES})
 
     def press(self, name):
         if name not in KEY_BY_NAME:
@@ -144,6 +157,23 @@ class Keyboard:
     def brk(self):
         return "BRK" in self.pressed
 
+    def reads(self, name):
+        """The LineReads of the line that carries key `name` (None for BRK, read by TEST)."""
+        key = KEY_BY_NAME[name]
+        return self.lines.get((key.line, key.row))
+
+    def _note(self, line, now):
+        reads = self.lines[line]
+        reads.count += 1
+        reads.gap = now - reads.last
+        reads.last = now
+
+    def read_all(self):
+        """A program looked at every key at once (the built-in engine's INKEY$ and key wait)."""
+        now = self.clock()
+        for line in self.lines:
+            self._note(line, now)
+
     def ina(self, strobe, ia_out):
         """INA with `strobe` in 0x3E00 and `ia_out` on the IA output latch.
 
@@ -151,17 +181,23 @@ class Keyboard:
         reads 0 as on an export machine (docs/hardware.md §6.2); the key-wait loop's 0x3F selects nothing;
         INA does not echo the driven IA line (docs/hardware.md §1.3, §6.2: not needed by the firmware).
         """
+        k_row = _K_ROWS.get(strobe)
+        ia_bits = [bit for bit in _IA_ROWS if ia_out & (1 << bit)]
+        if k_row is not None or ia_bits:
+            now = self.clock()
+            if k_row is not None:
+                self._note(("K", strobe), now)
+            for bit in ia_bits:
+                self._note(("IA", bit), now)
         pressed = self.pressed
         if not pressed:
             return 0
         value = 0
-        row = _K_ROWS.get(strobe)
-        if row:
+        if k_row:
+            for name in pressed:
+                value |= k_row.get(name, 0)
+        for bit in ia_bits:
+            row = _IA_ROWS[bit]
             for name in pressed:
                 value |= row.get(name, 0)
-        for bit in range(4):
-            if ia_out & (1 << bit):
-                row = _IA_ROWS[bit]
-                for name in pressed:
-                    value |= row.get(name, 0)
         return value

@@ -1,9 +1,12 @@
-"""Key scripts: text that types itself, with {NAME} for named keys, {WAIT n} for pauses and
-{HOLD n} for how long the keys after it are held.
+"""Key scripts: text that types itself, with {NAME} for named keys, {WAIT n} for pauses,
+{READY} to wait until the program reads the keyboard and {HOLD n} for how long the keys
+after it are held.
 
-`1+1{ENTER}`, `10 PRINT "HELLO"{ENTER}`, `{MODE}`, `{WAIT 5}` (half a second), `{HOLD 300}`
-(each later key held 300 ms: long enough for a program whose INKEY$ loop takes that long). Letters type
-as their keys whatever their case; a newline is ENTER; the characters on shifted keycaps
+`1+1{ENTER}`, `10 PRINT "HELLO"{ENTER}`, `{MODE}`, `{WAIT 5}` (half a second), `{READY}`
+(until the machine waits for a key or a program polls INKEY$; an error after READY_LIMIT,
+or after n tenths of a second with `{READY n}`), `{HOLD 300}` (each later key held exactly
+300 ms; by default a key is held until the program has read it). Letters type as their
+keys whatever their case; a newline is ENTER; the characters on shifted keycaps
 (`! " # $ % & ? @ < > \\ ^`) are typed as SHIFT then the key, as the firmware latches SHIFT.
 """
 
@@ -18,6 +21,7 @@ NAMED_KEYS = ("ENTER", "DEF", "SHIFT", "SML", "MODE", "BRK", "CLS", "UP", "DOWN"
 _BRACE = re.compile(r"\{([A-Z]+)(?: ([0-9]+))?\}")
 MAX_WAIT = 36_000  # tenths of a second: an hour's pause is the longest a script may ask
 MAX_HOLD = 10_000  # milliseconds: longer, a key would be a held key, not a typed one
+READY_LIMIT = 60.0  # seconds {READY} waits by default
 
 
 class KeyScriptError(ValueError):
@@ -36,9 +40,23 @@ class Wait:
 
 @dataclass(frozen=True)
 class Hold:
-    """The keys after it are held this long (the machine's default is KEY_HOLD)."""
+    """The keys after it are held this long (by default a key is held until it is read)."""
 
     seconds: float
+
+
+@dataclass(frozen=True)
+class Ready:
+    """Wait until the program reads the keyboard, at most `seconds`; then it is an error."""
+
+    seconds: float
+    text: str = "{READY}"  # as written, and where: for the error message
+    position: int = 0
+
+
+def next_key(steps, index):
+    """The key of the first Tap after steps[index], or None."""
+    return next((step.key for step in steps[index + 1:] if isinstance(step, Tap)), None)
 
 
 def _char_steps(char):
@@ -53,10 +71,10 @@ def _char_steps(char):
     return None
 
 
-def _tenths(digits, pos):
+def _tenths(digits, pos, name="WAIT"):
     value = bounded_int(digits, MAX_WAIT)
     if value is None:
-        raise KeyScriptError(f"{{WAIT {shown(digits)}}} at position {pos}: at most {MAX_WAIT} "
+        raise KeyScriptError(f"{{{name} {shown(digits)}}} at position {pos}: at most {MAX_WAIT} "
                              "tenths of a second")
     return value
 
@@ -70,7 +88,7 @@ def _milliseconds(digits, pos):
 
 
 def parse(script):
-    """The steps of `script`: a list of Tap, Wait and Hold."""
+    """The steps of `script`: a list of Tap, Wait, Ready and Hold."""
     steps = []
     pos = 0
     while pos < len(script):
@@ -84,6 +102,12 @@ def parse(script):
                 steps.append(Wait(_tenths(number, pos) / 10))
             elif name == "HOLD" and number is not None:
                 steps.append(Hold(_milliseconds(number, pos) / 1000))
+            elif name == "READY":
+                seconds = READY_LIMIT if number is None else _tenths(number, pos, "READY") / 10
+                if not seconds:
+                    raise KeyScriptError(f"{{READY 0}} at position {pos}: give 1 to {MAX_WAIT} "
+                                         "tenths of a second, or none")
+                steps.append(Ready(seconds, match.group(0), pos))
             elif name in NAMED_KEYS and number is None:
                 steps.append(Tap(name))
             else:

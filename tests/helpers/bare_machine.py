@@ -8,6 +8,10 @@ settings. Its clock stands still unless a test moves `cycles`."""
 class Keyboard:
     def __init__(self):
         self.pressed = set()
+        self.reads = 0              # read_all() calls: the engine looked at the keys
+
+    def read_all(self):
+        self.reads += 1
 
 
 class Bus:
@@ -67,6 +71,7 @@ class BareMachine:
         self.buzzer = Buzzer()
         self.card_kb = 32
         self.off = False
+        self.halted = False
         self.cycles = 0
 
     def now(self):

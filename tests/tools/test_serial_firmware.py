@@ -342,7 +342,7 @@ def test_cli_receive_from_the_emulated_save(pocket, bridge, tmp_path, capsys, mo
 
     def open_and_tell(*args, **kwargs):
         port = real_open(*args, **kwargs)
-        opened.set()  # opening flushes the input: SAVE may start only now
+        opened.set()  # the bridge pumps only once the port is open
         return port
 
     monkeypatch.setattr(transfer, "open_port", open_and_tell)

@@ -72,8 +72,8 @@ class Calculator(threading.Thread):
         self.read_until(lambda data: 0x1A in data)
 
     def save(self, data):
-        """SAVE: send `data` once the command has opened the port (opening it flushes
-        whatever came before)."""
+        """SAVE: send `data` once the command has opened the port (what came before waits
+        in the port for it: test_receive_started_after_save_began_gets_the_whole_program)."""
         self.opened.wait(3)
         os.write(self.pty.master, data)
 
@@ -352,3 +352,31 @@ def test_round_trip_send_then_receive_gives_the_same_program(tmp_path, capsys, p
         first.close()
         second.close()
     assert out.read_bytes() == tokenize(source.read_bytes())
+
+
+def test_receive_started_after_save_began_gets_the_whole_program(pty, tmp_path, capsys):
+    # the first line is already waiting in the port when the command opens it
+    os.write(pty.master, LISTING[:10])
+    out, status, stdout, err = receive(pty, tmp_path, capsys, lambda c: c.save(LISTING[10:] + b"\x1a"))
+    assert status == 0, err
+    assert out.read_text(encoding="utf-8") == '10:PRINT "HI": GOTO 10\n20 A$="ｱπ": REM ♠\n'
+    assert "bytes were already waiting" in stdout
+
+
+@pytest.mark.parametrize("late", [b'NT "HI": GOTO 10\r\n20 END\r\n', b"\n20 END\r\n",
+                                  b"0 GOTO 10\r\n20 END\r\n", b"10\r\n20 END\r\n"])
+def test_receive_that_begins_in_the_middle_of_a_line_says_so_at_once(pty, tmp_path, capsys, late):
+    def save_slowly(calc):
+        calc.save(late)
+        time.sleep(3)  # the rest of a long program, which the command does not wait for
+        calc.save(b"30 END\r\n\x1a")
+
+    out = tmp_path / "got.bas"
+    with Calculator(pty, save_slowly):
+        start = time.monotonic()
+        status, _, err = run(["receive", str(out), "--port", pty.path, "--handshake", "none",
+                              "--timeout", "3", "--idle", "5"], capsys)
+        assert time.monotonic() - start < 2
+    assert_one_line_error(status, err, "the data began in the middle of a line",
+                          "start pc1360 receive first", "was not written")
+    assert not out.exists()

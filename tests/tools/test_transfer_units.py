@@ -127,7 +127,7 @@ def test_a_wrong_setting_gives_one_message_and_no_file(tmp_path, capsys, monkeyp
     port = serial.serial_for_url("loop://", timeout=0.02)
     port.write(got + b"\x1a")
     out = tmp_path / "got.bas"
-    monkeypatch.setattr(transfer, "open_port", lambda url, settings, timeout: port)
+    monkeypatch.setattr(transfer, "open_port", lambda url, settings, timeout, keep_input: port)
     status = main(["receive", str(out), "--port", "loop://", "--handshake", "none",
                    "--timeout", "1"])
     err = capsys.readouterr().err

@@ -146,7 +146,7 @@ def test_error_shows_error_n_in_line():
     assert "ERROR 2 IN 20" in lines(engine)
 
 
-@pytest.mark.parametrize("line", ["20 B=1E100", "20 B=1E999999999", '20 B=VAL "1E99999"'])
+@pytest.mark.parametrize("line", ["20 B=1E100", "20 B=1E999999999"])
 def test_a_number_past_the_range_is_error_2(line):
     """However large its exponent, a written number past 1E99 is a calculation error
     (a Python exception in the interpreter once)."""

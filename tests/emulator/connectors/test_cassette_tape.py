@@ -106,3 +106,23 @@ def test_outc_mode_changes_are_recorded_only_while_recording(machine):
     assert machine.cassette.stop() is None and not machine.cassette.recording
     samples = recording.samples(16_000)
     assert len(samples) == 64 and set(samples[:8]) == {28, 228}
+
+
+def test_the_tape_is_busy_while_it_plays_and_while_a_tone_is_recorded(machine):
+    cassette = machine.cassette
+    cassette.insert([(0, 1), (25_600, 0)])
+    assert not cassette.busy and cassette.active_at is None  # in, but not started
+    machine.cycles = 1_000
+    machine.bus.xin()
+    machine.cycles = 13_800
+    assert cassette.busy and cassette.active_at == 13_800 and cassette.played == (0.05, 0.1)
+    machine.cycles = 40_000
+    assert not cassette.busy and cassette.active_at == 26_600 and cassette.played == (0.1, 0.1)
+    cassette.eject()
+    cassette.record()
+    machine.bus.outc(0x31)  # a tone: CSAVE's 4 kHz
+    machine.cycles = 50_000
+    assert cassette.sending and cassette.busy and cassette.active_at == 50_000
+    machine.bus.outc(0x01)
+    machine.cycles = 60_000
+    assert not cassette.busy and cassette.active_at == 50_000

@@ -121,3 +121,16 @@ def test_help_lists_every_command():
         assert name.upper() in text.upper()
     for letter in keymap.CTRL_COMMANDS:
         assert f"Ctrl+{letter.upper()}" in text
+
+
+def test_the_pixel_font_has_every_character_of_the_small_legends():
+    from emulator.frontend import pixel_font
+
+    small = [key.legend for key in layout.KEYS if len(key.legend) > 1 and key.legend.isalpha()]
+    small += [key.shift_legend for key in layout.KEYS if key.shift_legend]
+    small += [text for text, _x, _y in layout.SYMBOLS.values()]
+    small += [text for text, _x, _y, height, _colour in layout.LABELS if height <= 8]
+    assert all(pixel_font.covers(text) for text in small)
+    rows = pixel_font.rows("CLS OFF")  # glyphs 4 wide, a space 2, a gap between each two
+    assert len(rows) == pixel_font.HEIGHT and {len(row) for row in rows} == {6 * 4 + 2 + 6}
+    assert all(row[4] == row[9] == "." for row in rows)  # C, L and S do not touch

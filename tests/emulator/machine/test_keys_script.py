@@ -2,7 +2,7 @@
 
 import pytest
 
-from emulator.machine.key_script import KeyScriptError, Tap, Wait, parse
+from emulator.machine.key_script import Hold, KeyScriptError, Tap, Wait, parse
 
 
 def taps(*names):
@@ -51,9 +51,20 @@ def test_a_wait_with_leading_zeros_is_its_value():
 
 
 def test_hold_sets_how_long_the_later_keys_are_held():
-    from emulator.machine.key_script import Hold
-
     assert parse("A{HOLD 300}B") == [Tap("A"), Hold(0.3), Tap("B")]
     for bad in ("{HOLD 0}", "{HOLD 10001}", "{HOLD}"):
         with pytest.raises(KeyScriptError):
+            parse(bad)
+
+
+def test_ready_waits_a_minute_or_the_tenths_it_is_given():
+    from emulator.machine.key_script import READY_LIMIT, Ready, next_key
+
+    steps = parse("A{READY}{HOLD 300}B{READY 25}")
+    assert steps == [Tap("A"), Ready(READY_LIMIT, "{READY}", 1), Hold(0.3), Tap("B"),
+                     Ready(2.5, "{READY 25}", 19)]
+    assert READY_LIMIT == 60
+    assert [next_key(steps, i) for i in (1, 4)] == ["B", None]
+    for bad, message in (("{READY 0}", "1 to 36000 tenths"), ("{READY 36001}", "at most 36000")):
+        with pytest.raises(KeyScriptError, match=message):
             parse(bad)
