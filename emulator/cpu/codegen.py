@@ -69,6 +69,7 @@ class Sem:
     selfcycles: bool = False
     block: str = "seq"
     call: bool = False  # a jump that pushes a return address (ends a block's path)
+    ret: bool = False  # "dynamic" that pops the return address a call pushed (for a debugger)
 
     def lines(self):
         return self.code + self.then + self.orelse + (self.cond, self.target)

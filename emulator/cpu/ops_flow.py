@@ -71,7 +71,7 @@ SEMS = {
     "CALL": lambda o: Sem(code=_PUSH_NEXT, kind="jump", target="n1 << 8 | n2", call=True),
     "CAL": _cal,
     "RTN": lambda o: Sem(code=("npc = iram[(r + 1) & 0x7F] << 8 | iram[r]", "r = (r + 2) & 0x7F"),
-                         kind="dynamic"),
+                         kind="dynamic", ret=True),
     # PTC k,nm: d <- k and push nm as the return address of the DTC that follows
     "PTC": lambda o: seq("d = n1", "iram[(r - 1) & 0x7F] = n2", "r = (r - 2) & 0x7F",
                          "iram[r] = n3"),
