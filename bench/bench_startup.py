@@ -8,6 +8,10 @@ the bare interpreter's: `pc1360 --help` (target within 2.5x) and `pc1360 tokeniz
 5,000-line program (bench_tokenize.py's generator; target within 4x). Wall time is what a
 user waits for; CPU time (user + system of the child) is shown too, since on a busy
 machine it varies much less. The load average is printed with them.
+
+The children may write bytecode caches (PYTHONDONTWRITEBYTECODE is dropped from their
+environment) and each command runs once uncounted first, so that the figures are those of
+an installed program, whose modules are compiled once, not on every start.
 """
 
 import argparse
@@ -32,13 +36,19 @@ CLI = (str(SCRIPT),) if SCRIPT.exists() else (
     "-c", "import sys; from tools.cli import main; sys.exit(main())")
 
 
+ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+
+
 def timed(args, repeat):
-    """Medians of (wall time, CPU time) of `repeat` runs as a new process."""
+    """Medians of (wall time, CPU time) of `repeat` runs as a new process, after one
+    uncounted run."""
+    subprocess.run([sys.executable, *args], cwd=ROOT, check=True, env=ENV,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     walls, cpus = [], []
     for _ in range(repeat):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        subprocess.run([sys.executable, *args], cwd=ROOT, check=True,
+        subprocess.run([sys.executable, *args], cwd=ROOT, check=True, env=ENV,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         walls.append(time.perf_counter() - start)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)

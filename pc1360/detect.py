@@ -8,7 +8,8 @@ from construct import ConstructError
 
 from pc1360 import ramcard, tape
 from pc1360.errors import FormatError
-from pc1360.image import IMG_FILE, split_image
+from pc1360.image import split_image
+from pc1360.image_format import IMG_FILE
 
 _TAPE_TYPES = range(0x70, 0x77)
 

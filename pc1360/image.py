@@ -3,46 +3,21 @@
 A line is stored as: line number (2 bytes, high first), LEN (bytes after LEN, the final
 0x0D included), the body, 0x0D. The *image* is the lines one after another, the layout of
 a PocketTools .img file. In RAM the image sits between two 0xFF marks; a further 0xFF
-where a line would start begins a MERGEd block.
+where a line would start begins a MERGEd block. Line.to_bytes and split_image are the
+fast equivalents of the declarative descriptions in pc1360/image_format.py that also name
+the offset of any damage (and salvage); the tests check that they agree.
 """
 
 from dataclasses import dataclass
 
-from construct import (
-    Bytes,
-    Const,
-    GreedyRange,
-    Int8ub,
-    Int16ub,
-    Optional,
-    Rebuild,
-    Struct,
-    Terminated,
-    len_,
-    this,
-)
-
 from pc1360.errors import FormatError
 from pc1360.facts import CR, END_MARK
 from pc1360.keywords import TYPED_COST
-from pc1360.token_walk import KEYWORD, LINE_NUMBER, walk
 
 MAX_TYPED = 80  # the input buffer at &FD20 holds 80 characters
 MAX_STORED = 0xFF  # LEN is one byte
 CR_BYTE = bytes((CR,))
 END_BYTE = bytes((END_MARK,))
-
-
-# The line record and the PocketTools .img file, described declaratively. Line.to_bytes and
-# split_image are the fast equivalents that also name the offset of any damage (and
-# salvage); the tests check that they agree with these descriptions.
-LINE = Struct(
-    "number" / Int16ub,
-    "length" / Rebuild(Int8ub, len_(this.body) + 1),
-    "body" / Bytes(this.length - 1),
-    Const(CR_BYTE),
-)
-IMG_FILE = Struct("lines" / GreedyRange(LINE), "end_mark" / Optional(Const(END_BYTE)), Terminated)
 
 
 @dataclass(frozen=True)
@@ -71,6 +46,10 @@ def typed_length(line):
     byte (those of strings and REM text too) as one character, no optional spaces. A lower
     bound: a line above MAX_TYPED cannot be typed, and whatever the lister shows for a line
     at or below it can be typed back."""
+    # here: only a line longer than MAX_TYPED characters is measured, and token_walk
+    # (with typing) would cost every short tokenize command its import
+    from pc1360.token_walk import KEYWORD, LINE_NUMBER, walk
+
     cost = len(str(line.number))
     for kind, start, end, value in walk(line.body):
         if kind == KEYWORD:

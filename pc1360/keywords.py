@@ -14,7 +14,7 @@ and the bytes it stored are recorded in tests/pc1360/test_tokenizer.py.)
 import csv
 import io
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 
 from pc1360.facts import PREFIX
 
@@ -33,7 +33,9 @@ class Keyword:
 
 
 def _load():
-    text = resources.files(__package__).joinpath("keywords.csv").read_text(encoding="ascii")
+    # next to this module, as the package installs it (importlib.resources would cost the
+    # short commands that tokenize or list a program a tenth of their time)
+    text = Path(__file__).with_name("keywords.csv").read_text(encoding="ascii")
     rows = csv.DictReader(io.StringIO(text))
     return tuple(Keyword(r["name"], int(r["code"], 16), int(r["rom_index"]), int(r["flag"], 16),
                          r["typed"] == "1") for r in rows)
@@ -68,25 +70,33 @@ def abbreviations():
     the one form with a character after the dot: OP. alone selects OPEN (bas2img accepts
     it; docs/stored_format.md §1.2).
     """
+    # resolve_abbreviation of every prefix of a typed name, in one pass in ROM order (this
+    # runs on every import, which a short command such as tokenize waits for)
+    chosen = {}
+    for keyword in TYPED:
+        for length in range(1, len(keyword.name) + 1):
+            chosen.setdefault(keyword.name[:length], keyword)
     table = {}
     for keyword in TYPED:
         for length in range(1, len(keyword.name) + 1):
             prefix = keyword.name[:length]
-            chosen = resolve_abbreviation(prefix)
-            if chosen.name != prefix and prefix.isalpha():
-                table[prefix + "."] = chosen
+            if chosen[prefix].name != prefix and prefix.isalpha():
+                table[prefix + "."] = chosen[prefix]
     table["OP.$"] = BY_NAME["OPEN$"]
     return table
 
 
-def typed_cost(keyword):
-    """Fewest characters that type `keyword`: its name or its shortest abbreviation."""
-    forms = [keyword.name] + [form for form, k in ABBREVIATIONS.items() if k is keyword]
-    return min(len(form) for form in forms)
+def typed_costs():
+    """keyword code -> the fewest characters that type it: its name or its shortest
+    abbreviation."""
+    costs = {k.code: len(k.name) for k in KEYWORDS}
+    for form, keyword in ABBREVIATIONS.items():
+        costs[keyword.code] = min(costs[keyword.code], len(form))
+    return costs
 
 
 ABBREVIATIONS = abbreviations()
-TYPED_COST = {k.code: typed_cost(k) for k in KEYWORDS}
+TYPED_COST = typed_costs()
 
 # Where the firmware stores a literal line number as 0x1F hi lo. Observed by typing into
 # the real firmware (they differ from PocketTools' rules in docs/stored_format.md §1.3): after

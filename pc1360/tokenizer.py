@@ -243,11 +243,9 @@ def _tokenize_body(work):
         compact = segment.replace(" ", "")
         compact = compact.upper() if ascii else compact.translate(_UPPER)
         parts = _KEYWORDS.split(compact)  # text, keyword, text, keyword ... text
-        for number, part in enumerate(parts):
-            if not number % 2:
-                pieces.append(part)
-                continue
-            code = _WORDS[part]
+        pieces.append(parts[0])
+        for number in range(1, len(parts), 2):
+            code = _WORDS[parts[number]]
             pieces.append(_TOKEN_TEXT[code])
             if code == REM:  # the rest of the line is stored as typed
                 used = _position_with_spaces(segment, sum(len(p) for p in parts[:number + 1]))
@@ -255,6 +253,7 @@ def _tokenize_body(work):
                 pieces.append(rest.lstrip(" "))
                 return _finish(pieces, line_numbers)
             line_numbers = line_numbers or code in _LINE_NUMBER_CODES
+            pieces.append(parts[number + 1])
     return _finish(pieces, line_numbers)
 
 

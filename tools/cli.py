@@ -6,14 +6,15 @@ import math
 import signal
 import sys
 
-# Each module listed here defines register(subparsers); its handlers return an exit status.
-COMMAND_MODULES = (
-    "tools.cmd_program",
-    "tools.cmd_serial",
-    "tools.cmd_machine",
-    "tools.cmd_disasm",
-    "tools.cmd_debug",
-)
+# Each module listed here defines register(subparsers) for the commands named with it; its
+# handlers return an exit status.
+COMMAND_MODULES = {
+    "tools.cmd_program": ("tokenize", "list"),
+    "tools.cmd_serial": ("send", "receive"),
+    "tools.cmd_machine": ("rom", "run"),
+    "tools.cmd_disasm": ("disasm",),
+    "tools.cmd_debug": ("debug",),
+}
 
 
 class UsageError(Exception):
@@ -46,16 +47,20 @@ def bounded_number(low, high, *, low_included=True):
     return number
 
 
-def build_parser():
+def build_parser(command=None):
+    """The parser of every command, or only of the module defining `command` when one
+    does: a short command such as tokenize does not wait for the others to be built."""
     parser = argparse.ArgumentParser(prog="pc1360", description="Sharp PC-1360 emulator and toolkit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    wanted = [name for name, commands in COMMAND_MODULES.items() if command in commands]
+    for name in wanted or COMMAND_MODULES:
         importlib.import_module(name).register(sub)
     return parser
 
 
 def main(argv=None):
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help()

@@ -7,8 +7,6 @@ import signal
 import sys
 from pathlib import Path
 
-from emulator.connectors.serial_line import FrameFormat
-from emulator.machine import romset
 from tools.cli import Terminated, UsageError, bounded_number
 
 # The machine's modules are imported by the functions that use them: `pc1360 --help` and
@@ -23,6 +21,7 @@ PROMPT_TIMEOUT = 0.3  # emulated seconds to wait for a key wait (a program may p
 MODES = 3  # RUN, PRO, RESERVE: MODE steps through them
 PACE_SLICE = 0.02  # emulated seconds between looks at the wall clock and the serial link
 MAX_SECONDS = 24 * 3600  # the longest --for: a day of emulated time
+DEFAULT_FORMAT = "1200,N,8,1"  # the SIO line's format unless --serial-format says otherwise
 # Signals that end a run as Ctrl-C does: the card is saved and the outputs written.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
@@ -60,7 +59,8 @@ def register(subparsers):
 def add_machine_options(parser):
     """The options that say which machine to build and what to plug into it (`run` and
     `debug` share them)."""
-    parser.add_argument("--rom", type=Path, help=f"ROM directory (default: {romset.user_rom_dir()})")
+    rom_option = parser.add_argument("--rom", type=Path, help="ROM directory (default: %(rom_dir)s)")
+    rom_option.rom_dir = _UserRomDir()  # argparse fills the help from the option's attributes
     parser.add_argument("--engine", choices=("firmware", "builtin"),
                         help="firmware: the real ROM (default when --rom is given or a set is installed); "
                              "builtin: the project's own BASIC, no ROM needed")
@@ -74,9 +74,9 @@ def add_machine_options(parser):
                         help="connect the 15-pin SIO: 'pty' (a pseudo-terminal, whose path is printed, "
                              "for pc1360 send/receive or a terminal), or a pyserial URL such as "
                              "socket://HOST:PORT")
-    parser.add_argument("--serial-format", type=_frame_format, default=FrameFormat(),
+    parser.add_argument("--serial-format", type=_frame_format, default=DEFAULT_FORMAT,
                         metavar="BAUD,PARITY,BITS,STOP",
-                        help="the line's format; it must match the OPEN statement (default 1200,N,8,1)")
+                        help=f"the line's format; it must match the OPEN statement (default {DEFAULT_FORMAT})")
     parser.add_argument("--tape", type=Path, metavar="FILE",
                         help="tape for CLOAD, played when CLOAD starts: .wav .tap (.bas .img are put "
                              "on tape first); headless, --for counts from the end of the tape")
@@ -85,7 +85,23 @@ def add_machine_options(parser):
                              "headless, --for counts from the end of what is sent")
 
 
+class _UserRomDir:
+    """The user's ROM directory as text, asked for only when a help text shows it (finding
+    it imports platformdirs, which `pc1360 --help` and `pc1360 tokenize` do without)."""
+
+    def __str__(self):
+        return str(_user_rom_dir())
+
+
+def _user_rom_dir():
+    from emulator.machine import romset
+
+    return romset.user_rom_dir()
+
+
 def cmd_rom_verify(args):
+    from emulator.machine import romset
+
     if not args.dir.is_dir():
         raise UsageError(f"{args.dir}: no such directory" if not args.dir.exists()
                          else f"{args.dir} is not a directory")
@@ -101,6 +117,8 @@ def cmd_rom_verify(args):
 
 
 def cmd_rom_install(args):
+    from emulator.machine import romset
+
     try:
         destination = romset.install(args.dir)
     except romset.RomError as exc:
@@ -113,13 +131,14 @@ def choose_engine(args):
     """The firmware engine when a ROM set is given or installed, else the built-in one."""
     if args.engine:
         return args.engine
-    if args.rom or romset.user_rom_dir().is_dir():
+    if args.rom or _user_rom_dir().is_dir():
         return "firmware"
     return "builtin"
 
 
 def _build_machine(args, engine):
     from emulator.machine import card_file as cardfile
+    from emulator.machine import romset
     from emulator.machine.facade import PC1360
 
     path = args.card_file or cardfile.default_path(args.card, engine=engine)
@@ -359,6 +378,8 @@ def _stop_signals_interrupt():
 
 def _frame_format(text):
     """"1200,N,8,1" (the first four fields of OPEN) -> FrameFormat."""
+    from emulator.connectors.serial_line import FrameFormat
+
     fields = text.upper().split(",")
     try:
         baud, parity, bits, stop = fields

@@ -137,15 +137,20 @@ def cmd_list(args):
 
 
 def _encode(image, form, args):
-    from pc1360 import ramcard, tape, tapesound
-
+    # each form's codec imported only for it: a tokenize to .img is a short command
     if form == "img":
         return image
     if form == "ram":
+        from pc1360 import ramcard
+
         return ramcard.build_card(image, args.card)
+    from pc1360 import tape
+
     record = tape.encode_tap(image, args.name)
     if form == "tap":
         return record
+    from pc1360 import tapesound
+
     return tapesound.wav_bytes(tapesound.encode_samples(record))
 
 

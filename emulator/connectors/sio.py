@@ -82,22 +82,21 @@ class SerialPort:
         self._latch = 0
         self.line = SioPort(fmt or FrameFormat())
         bus = machine.bus
-        outf, write, inb = bus.outf, bus.write, bus.inb
+        outf, inb = bus.outf, bus.inb
 
         def sio_outf(value):
             self.line.outf(value, machine.now())
             outf(value)
 
-        def sio_write(addr, value):
-            if addr & _LATCH_PAGES == SIO_LATCH:
-                self._latch = value
-                self.line.latch(value, machine.now())
-            write(addr, value)
+        def sio_latch(addr, value):
+            self._latch = value
+            self.line.latch(value, machine.now())
 
         def sio_inb():
             return inb() | self.line.inb_bits(machine.now())
 
-        bus.outf, bus.write, bus.inb = sio_outf, sio_write, sio_inb
+        bus.outf, bus.inb = sio_outf, sio_inb
+        bus.watch_writes(SIO_LATCH, SIO_LATCH | (~_LATCH_PAGES & 0xFFFF), sio_latch)
 
     # -- settings ------------------------------------------------------------------------
     @property

@@ -9,9 +9,9 @@ description this module generates
   closure would;
 - translated blocks (`block_source`): ROM code from one entry point as one function, with
   the operands folded in as constants and the fixed cycle costs summed at generation
-  time. It follows jumps and calls, both sides of conditional branches (a tree of paths,
-  MAX_INSTRUCTIONS in all), a return to the call made on the same path (checked against
-  the stack at run time) and loops back to its entry inside the function. Along a path,
+  time. It follows jumps and both sides of conditional branches (a tree of paths,
+  MAX_INSTRUCTIONS in all), ends a path at a call (the callee is a block of its own) or
+  a return, and loops back to its entry inside the function. Along a path,
   P, Q and DP are read as the constant an instruction set them to (`specialized`), and
   stores to registers that the path overwrites unread are dropped (dead_stores.py, over
   the tree of nodes the block is built as). A block (and each pass of its
@@ -68,8 +68,8 @@ class Sem:
     orelse: tuple = ()
     selfcycles: bool = False
     block: str = "seq"
-    call: bool = False  # a jump that pushes a return address (followed like a jump)
-    ret: bool = False  # "dynamic" that pops the return address a call pushed
+    call: bool = False  # a jump that pushes a return address (ends a block's path)
+    ret: bool = False  # "dynamic" that pops the return address a call pushed (for a debugger)
 
     def lines(self):
         return self.code + self.then + self.orelse + (self.cond, self.target)
@@ -322,15 +322,18 @@ class _Reads(dict):
 # that rarely run, which costs compile time and makes the code object larger
 MAX_INSTRUCTIONS = 24
 TAKEN_SHARE = 2  # a taken branch's path gets at most 1/TAKEN_SHARE of what is left
+# what `seen(addr)` says of a branch: the sides the interpreter saw it take (0: none known)
+TAKEN_SIDE, NOT_TAKEN_SIDE = 2, 1
+BOTH_SIDES = TAKEN_SIDE | NOT_TAKEN_SIDE
 
 
 class _Translation:
-    """One block: a tree of paths from `entry`, each path following jumps, calls and both
-    sides of branches until it leaves (a return to a PC the run loop looks up anew). A
+    """One block: a tree of paths from `entry`, each path following jumps and both sides
+    of branches until it leaves (at a call, a return or the end of its budget). A
     path back to the entry loops inside the block; every pass starts with the guard."""
 
-    def __init__(self, mem, entry, allowed, ops, sems, stop_on_bus_write, bank):
-        self.mem, self.entry, self.allowed = mem, entry, allowed
+    def __init__(self, mem, entry, allowed, ops, sems, stop_on_bus_write, bank, seen):
+        self.mem, self.entry, self.allowed, self.seen = mem, entry, allowed, seen
         self.ops, self.sems, self.stop_on_bus_write = ops, sems, stop_on_bus_write
         self.bank = bank
         self.left = MAX_INSTRUCTIONS
@@ -384,7 +387,7 @@ class _Translation:
         else:
             out.append([f"return {where}", []])
 
-    def path(self, out, pc, pending, seen, returns, budget, known):
+    def path(self, out, pc, pending, seen, budget, known):
         """Emit the code of the path from `pc`, `pending` fixed cycles not yet added,
         `known` the registers of _TRACKED holding a constant there (name -> literal);
         return the largest `pending` at which one of its instructions starts (None if it
@@ -423,34 +426,40 @@ class _Translation:
                 out.append(branch)
                 taken = dict(known)
                 _emit(branch[1], self.specialized(sem.then, operands, taken), values, pending)
-                share = max(1, (self.left - stop) // TAKEN_SHARE)
-                g = self.path(branch[1], target, pending + o.taken, seen, returns, share, taken)
-                if g is not None:
-                    guard = max(guard, g)
+                # a side the interpreter never saw this branch take leaves the block (if
+                # it gets hot, the run loop makes a block of its own there)
+                sides = self.seen(pc) or BOTH_SIDES
+                if sides & TAKEN_SIDE:
+                    share = max(1, (self.left - stop) // TAKEN_SHARE) \
+                        if sides & NOT_TAKEN_SIDE else self.left - stop
+                    g = self.path(branch[1], target, pending + o.taken, seen, share, taken)
+                    if g is not None:
+                        guard = max(guard, g)
+                else:
+                    self.leave(branch[1], pending + o.taken, target)
                 _emit(out, self.specialized(sem.orelse, operands, known), values, pending)
                 pending += o.cycles
                 pc = nxt
+                if not sides & NOT_TAKEN_SIDE:
+                    self.leave(out, pending, pc)
+                    return guard
                 continue
             if not sem.selfcycles:
                 pending += o.taken if sem.kind == "jump" else o.cycles
             if sem.kind == "jump":
                 target = _folder(sem.target)(*operands)
                 if sem.call:
-                    returns = returns + (nxt,)
+                    # the callee is a block of its own: inlined, the firmware's many small
+                    # subroutines would be translated again into every caller's block
+                    self.leave(out, pending, target)
+                    return guard
                 pc = target
                 continue
             if sem.kind == "dynamic":
-                if not (sem.ret and returns):
-                    if pending:
-                        out.append([f"cycles += {pending}", []])
-                    out.append(["return npc", []])
-                    return guard
-                # the return of a call made on this path: go on there unless the stack changed
-                pc, returns = returns[-1], returns[:-1]
-                elsewhere = [f"if npc != {_address(pc)}:", []]
-                out.append(elsewhere)
-                self.leave(elsewhere[1], pending, "npc")
-                continue
+                if pending:
+                    out.append([f"cycles += {pending}", []])
+                out.append(["return npc", []])
+                return guard
             pc = nxt
             ends = sem.block == "end" or (self.stop_on_bus_write and sem.writes_bus()
                                           and not bank_check)
@@ -460,7 +469,7 @@ class _Translation:
             if sem.selfcycles:
                 # cycles has grown by an amount only known now: the rest gets its own guard
                 rest = []
-                g = self.path(rest, pc, pending, seen, returns, self.left - stop, known) \
+                g = self.path(rest, pc, pending, seen, self.left - stop, known) \
                     if not ends else None
                 if g is None:
                     self.leave(out, pending, pc)
@@ -472,7 +481,8 @@ class _Translation:
                 return guard
 
 
-def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write, bank=None):
+def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write, bank=None,
+                 seen=lambda addr: BOTH_SIDES):
     """Source lines of a block function running from `entry`, or None if the instruction
     there cannot start one. `allowed(addr)` says whether an address holds immutable code
     this block may include (checked for every byte of every instruction).
@@ -480,11 +490,11 @@ def block_source(mem, entry, allowed, ops, sems, stop_on_bus_write, bank=None):
     switch): a path ends after an instruction that may make one, or for a write that
     ends its instruction, checks that `bank` (the cell the engine names the bank in)
     still holds the given value."""
-    t = _Translation(mem, entry, allowed, ops, sems, stop_on_bus_write, bank)
+    t = _Translation(mem, entry, allowed, ops, sems, stop_on_bus_write, bank, seen)
     if not t.usable(entry, frozenset()):
         return None
     body = []
-    guard = t.path(body, entry, 0, frozenset(), (), MAX_INSTRUCTIONS, {})
+    guard = t.path(body, entry, 0, frozenset(), MAX_INSTRUCTIONS, {})
     for test in t.guards:
         test[0] = f"if cycles + {guard} >= end:"
     # None: not even the first pass fits, the run loop interprets the entry instruction

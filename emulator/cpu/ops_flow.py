@@ -59,13 +59,15 @@ def _loop(o):
 
 SEMS = {
     "JRP": _jr(None, True), "JRM": _jr(None, False),
-    "JRNZP": _jr("z == 0", True), "JRNZM": _jr("z == 0", False),
-    "JRZP": _jr("z == 1", True), "JRZM": _jr("z == 1", False),
-    "JRNCP": _jr("c == 0", True), "JRNCM": _jr("c == 0", False),
-    "JRCP": _jr("c == 1", True), "JRCM": _jr("c == 1", False),
+    # the flags only ever hold 0 or 1 (True or False): tested as they are, which CPython
+    # does faster than a comparison with a bool
+    "JRNZP": _jr("not z", True), "JRNZM": _jr("not z", False),
+    "JRZP": _jr("z", True), "JRZM": _jr("z", False),
+    "JRNCP": _jr("not c", True), "JRNCM": _jr("not c", False),
+    "JRCP": _jr("c", True), "JRCM": _jr("c", False),
     # JP and the conditional JP: the cost is the same whether taken or not
-    "JP": _jp(None), "JPNZ": _jp("z == 0"), "JPZ": _jp("z == 1"),
-    "JPNC": _jp("c == 0"), "JPC": _jp("c == 1"),
+    "JP": _jp(None), "JPNZ": _jp("not z"), "JPZ": _jp("z"),
+    "JPNC": _jp("not c"), "JPC": _jp("c"),
     "CALL": lambda o: Sem(code=_PUSH_NEXT, kind="jump", target="n1 << 8 | n2", call=True),
     "CAL": _cal,
     "RTN": lambda o: Sem(code=("npc = iram[(r + 1) & 0x7F] << 8 | iram[r]", "r = (r + 2) & 0x7F"),

@@ -13,9 +13,11 @@ templates keyed by the mnemonics of optable.csv; emulator/cpu/codegen.py generat
 code in ROM, translated blocks: straight runs of instructions compiled into one function
 with the operands and the fixed cycle costs folded in. Only code the engine declares
 immutable is translated (`set_code_regions`): the fixed internal ROM and a banked window
-whose contents the engine names with `code_bank`. Blocks are made for entry points
-that have run HOT times; a block runs only if every instruction in it would start before
-the budget is used up, so `run` stops at the same instruction boundary either way.
+whose contents the engine names with `code_bank`. Blocks are made for entry points (the
+PCs that a jump, a taken branch, a call or a return arrives at) that have run HOT times,
+following the branch sides the interpreter saw taken there; a block runs only if every
+instruction in it would start before the budget is used up, so `run` stops at the same
+instruction boundary either way.
 
 The `SC61860` class is a thin shell: its attributes p, q, r, dp, pc, c, z, d,
 cycles, write_floor and bus read and write the builder's cells directly.
@@ -38,7 +40,8 @@ from emulator.cpu import ops_alu as cpu_ops_alu
 from emulator.cpu import ops_block as cpu_ops_block
 from emulator.cpu import ops_flow as cpu_ops_flow
 from emulator.cpu import ops_move as cpu_ops_move
-from emulator.cpu.codegen import bind, block_code, block_source, handler_codes
+from emulator.cpu.codegen import (NOT_TAKEN_SIDE, TAKEN_SIDE, bind, block_code, block_source,
+                                 handler_codes)
 from emulator.cpu.optable import OPS
 
 # Internal RAM addresses of the registers.
@@ -62,6 +65,13 @@ _TRANSLATED = {}
 _STATE = {"p": 0x7F, "q": 0x7F, "r": 0x7F, "dp": 0xFFFF, "pc": 0xFFFF, "c": 1, "z": 1,
           "d": 0xFF, "cycles": None, "write_floor": None, "bus": None}
 _NO_CODE = (None,) * 256  # a page nothing is translated in
+_LENGTHS = [o.length for o in OPS]
+# what a straight run compares the next PC with: the length, and for a conditional branch
+# an offset no PC reaches, so that every branch is looked at (and its side recorded)
+_STRIDES = [0x20000 if s.kind == "branch" else o.length for o, s in zip(OPS, SEMS)]
+_BRANCHES = [s.kind == "branch" for s in SEMS]
+
+MISSING = object()  # no block known for an entry point yet
 
 
 def _wrapped_pc(pc):
@@ -100,62 +110,114 @@ def _build(cpu, mem, iram, bus):
     dispatch = [bind(code, cellmap) for code in _HANDLER_CODES]
 
     # Block cache: pages[addr >> 8][addr & 0xFF] is a block, `cold` (not hot yet) or None
-    # (interpret). The window's pages are swapped per bank.
+    # (interpret); counts has the same shape and holds the runs of each cold entry point,
+    # sides the sides (TAKEN_SIDE, NOT_TAKEN_SIDE) each branch took when interpreted. The
+    # window's pages are swapped per bank.
     pages = [_NO_CODE] * 256
-    code = {"fixed": (0, 0), "window": (0, 0), "bank": None, "banks": {}, "hits": {},
+    counts = [None] * 256
+    sides = [None] * 256
+    code = {"fixed": (0, 0), "window": (0, 0), "bank": None, "banks": {},
             "fixed_id": None, "window_ids": {}, "store": None}
 
     def cold(pc):
+        """Count a run of the entry point `pc` and, below HOT, interpret from it up to the
+        next jump, taken branch, call or return (the instructions of that straight run are
+        not entry points of their own: only the PC that code arrives at is counted); at HOT,
+        translate it. Returns the next PC, or None if the budget is used up or a block's
+        guard refuses the rest of it."""
+        if cycles >= end:
+            return None
+        row = counts[pc >> 8]
+        n = row[pc & 0xFF] = row[pc & 0xFF] + 1
+        if n == 1 or n >= HOT:
+            block_code_ = known(pc)
+            if block_code_ is MISSING and n >= HOT:
+                block_code_ = translate(pc)
+            if block_code_ is not MISSING:
+                block = bind(block_code_, cellmap) if block_code_ else None
+                pages[pc >> 8][pc & 0xFF] = block
+                return block(pc) if block else dispatch[mem[pc]](pc)
+        ops, m, strides = dispatch, mem, _STRIDES
+        try:
+            while True:
+                op = m[pc]
+                npc = ops[op](pc)
+                if npc != pc + strides[op] or cycles >= end:
+                    if not _BRANCHES[op]:
+                        return npc
+                    # the translator follows only the sides of a branch that were seen
+                    row = sides[pc >> 8]
+                    if row is not None:
+                        if npc != pc + _LENGTHS[op]:
+                            row[pc & 0xFF] |= TAKEN_SIDE
+                            return npc
+                        row[pc & 0xFF] |= NOT_TAKEN_SIDE
+                    if npc != pc + _LENGTHS[op] or cycles >= end:
+                        return npc
+                pc = npc
+        except IndexError:  # the run went past 0xFFFF: on from the wrapped PC, as in `run`
+            retry = _wrapped_pc(pc)
+            if retry is None:
+                raise
+            return retry
+
+    def where(pc):
+        """(key of _TRANSLATED, key of the translation cache) of the entry point `pc`."""
         window = code["window"]
         in_window = window[0] <= pc < window[1]
-        key = (code["fixed_id"], code["window_ids"][bank] if in_window else None, pc)
-        store = code["store"]
-        if key in _TRANSLATED:
-            block_code_ = _TRANSLATED[key]
-        else:
-            hits = code["hits"]
-            n = hits.get(key, 0) + 1
-            where = (bank if in_window else None, pc)
-            if n == 1 and store is not None:  # kept by an earlier run: used at once
-                block_code_ = store.get(where)
-                if block_code_ is not store.MISSING:
-                    _TRANSLATED[key] = block_code_
-                    return install(pc, block_code_)
-            if n < HOT:
-                hits[key] = n
-                return None
-            fixed = code["fixed"]
-            if in_window:
-                def allowed(addr):
-                    return fixed[0] <= addr < fixed[1] or window[0] <= addr < window[1]
-            else:
-                def allowed(addr):
-                    return fixed[0] <= addr < fixed[1]
-            lines = block_source(mem, pc, allowed, OPS, SEMS, in_window, bank)
-            block_code_ = _TRANSLATED[key] = block_code(lines) if lines else None
-            if store is not None:
-                store.put(where, block_code_)
-        return install(pc, block_code_)
+        return ((code["fixed_id"], code["window_ids"][bank] if in_window else None, pc),
+                (bank if in_window else None, pc))
 
-    def install(pc, block_code_):
-        """Put the block (None: interpret) into the cache of its page and run it."""
-        block = bind(block_code_, cellmap) if block_code_ else None
-        pages[pc >> 8][pc & 0xFF] = block
-        return block(pc) if block else None
+    def known(pc):
+        """The block code (None: interpret) made for `pc` by this process or kept by the
+        translation cache; MISSING if there is none yet."""
+        key, kept = where(pc)
+        if key in _TRANSLATED:
+            return _TRANSLATED[key]
+        store = code["store"]
+        if store is not None:
+            block_code_ = store.get(kept)
+            if block_code_ is not store.MISSING:
+                _TRANSLATED[key] = block_code_
+                return block_code_
+        return MISSING
+
+    def translate(pc):
+        key, kept = where(pc)
+        fixed, window = code["fixed"], code["window"]
+        in_window = window[0] <= pc < window[1]
+        if in_window:
+            def allowed(addr):
+                return fixed[0] <= addr < fixed[1] or window[0] <= addr < window[1]
+        else:
+            def allowed(addr):
+                return fixed[0] <= addr < fixed[1]
+        def seen(addr):
+            row = sides[addr >> 8]
+            return row[addr & 0xFF] if row is not None else 0
+        lines = block_source(mem, pc, allowed, OPS, SEMS, in_window, bank, seen)
+        block_code_ = _TRANSLATED[key] = block_code(lines) if lines else None
+        store = code["store"]
+        if store is not None:
+            store.put(kept, block_code_)
+        return block_code_
 
     def region_id(first, stop, *more):
         return (first, stop, hashlib.blake2b(mem[first:stop]).digest()) + more
 
-    def fresh(first, stop):
-        return [[cold] * 256 for _ in range(first >> 8, (stop + 0xFF) >> 8)]
+    def fresh(first, stop, fill):
+        return [[fill] * 256 for _ in range(first >> 8, (stop + 0xFF) >> 8)]
 
     def set_code_regions(fixed, window, store):
         nonlocal bank
         bank = None
-        code.update(fixed=fixed, window=window, bank=None, banks={}, hits={},
+        code.update(fixed=fixed, window=window, bank=None, banks={},
                     fixed_id=region_id(*fixed), window_ids={}, store=store)
         pages[:] = [_NO_CODE] * 256
-        pages[fixed[0] >> 8:(fixed[1] + 0xFF) >> 8] = fresh(*fixed)
+        sides[:] = [None] * 256
+        pages[fixed[0] >> 8:(fixed[1] + 0xFF) >> 8] = fresh(*fixed, cold)
+        counts[fixed[0] >> 8:(fixed[1] + 0xFF) >> 8] = fresh(*fixed, 0)
+        sides[fixed[0] >> 8:(fixed[1] + 0xFF) >> 8] = fresh(*fixed, 0)
 
     def set_code_bank(new):
         nonlocal bank
@@ -164,9 +226,11 @@ def _build(cpu, mem, iram, bus):
             first, stop = code["window"]
             banks = code["banks"]
             if new not in banks:
-                banks[new] = fresh(first, stop)
+                banks[new] = (fresh(first, stop, cold), fresh(first, stop, 0),
+                              fresh(first, stop, 0))
                 code["window_ids"][new] = region_id(first, stop, new, code["fixed_id"])
-            pages[first >> 8:(stop + 0xFF) >> 8] = banks[new]
+            at = slice(first >> 8, (stop + 0xFF) >> 8)
+            pages[at], counts[at], sides[at] = banks[new]
 
     def run(budget):
         nonlocal reg_pc, end
@@ -176,14 +240,21 @@ def _build(cpu, mem, iram, bus):
         end = start + budget
         while True:
             try:
-                while cycles < end:
+                while True:  # a block's guard compares the cycles with the end itself
                     block = pg[pc >> 8][pc & 0xFF]
-                    if block is not None:
-                        npc = block(pc)
-                        if npc is not None:
-                            pc = npc
-                            continue
-                    pc = ops[m[pc]](pc)
+                    if block is None:
+                        if cycles >= end:
+                            break
+                        pc = ops[m[pc]](pc)
+                        continue
+                    npc = block(pc)
+                    if npc is None:
+                        # the guard: the budget ends within this block's cycles, whose
+                        # few instructions are interpreted without looking for blocks
+                        while cycles < end:
+                            pc = ops[m[pc]](pc)
+                        break
+                    pc = npc
                 break
             except IndexError:
                 retry = _wrapped_pc(pc)
@@ -256,6 +327,11 @@ class SC61860:
     @code_bank.setter
     def code_bank(self, bank):
         self._code["set_code_bank"](bank)
+
+    def cycle_counter(self):
+        """The cell that holds `cycles` (its cell_contents), for a caller that reads the
+        count once a slice and wants no property call for it."""
+        return self._cells["cycles"]
 
     def reset(self):
         """Power-on state: PC 0, registers and internal RAM cleared. `cycles` keeps

@@ -34,6 +34,7 @@ class FirmwareEngine:
         self.machine = machine
         self.cpu = SC61860(machine.mem, machine.bus)
         self.cpu.write_floor = machine.bus.write_floor
+        self._counter = self.cpu.cycle_counter()
         # what run() runs the CPU with: a debugger puts its instruction-by-instruction
         # runner here while it has something to watch (emulator/debug/firmware_target.py)
         self.execute = self.cpu.run
@@ -50,24 +51,22 @@ class FirmwareEngine:
         internal ROM for good, the bank window per bank (named on every switch). The
         blocks are kept for the next run in the ROM set's translation cache `store`."""
         self.cpu.set_code_regions(CODE_FIXED, CODE_WINDOW, store)
-        select_bank, name_bank = bus.select_bank, self.cpu.set_code_bank
-
-        def select_and_name(bank):
-            select_bank(bank)
-            name_bank(bus.bank)
-        bus.select_bank = select_and_name
+        bus.bank_changed = self.cpu.set_code_bank
 
     def run(self, cycles):
-        self.cpu.set_code_bank(self.machine.bus.bank)  # a no-op unless a state was restored
-        self._run_start = self.cpu.cycles
+        # The bus names every switch of the bank to the CPU (bank_changed), also when a
+        # state is restored. Between runs the machine's count is exact by itself:
+        # progress() must say 0 then, or machine.now() would run one slice ahead for a
+        # host called between slices. This runs once a slice: it uses the CPU's cycle
+        # counter cell, not the property.
+        counter = self._counter
+        self._run_start = counter.cell_contents
         ran = self.execute(cycles)
-        # Between runs the machine's count is exact by itself: progress() must say 0 then,
-        # or machine.now() would run one slice ahead for a host called between slices.
-        self._run_start = self.cpu.cycles
+        self._run_start = counter.cell_contents
         return ran
 
     def progress(self):
-        return self.cpu.cycles - self._run_start
+        return self._counter.cell_contents - self._run_start
 
     def write_floor_changed(self):
         self.cpu.write_floor = self.machine.bus.write_floor

@@ -81,6 +81,9 @@ class Bus:
             for page in range(first >> 8, (last >> 8) + 1):
                 self._pages[page] = handlers[kind]
         self.bank = -1
+        # bank_changed(bank): called after every switch of the window's bank (the firmware
+        # engine names the bank to the CPU, whose blocks of the window depend on it)
+        self.bank_changed = None
         self.slot = 0
         self._map_card()
         self.reset()
@@ -125,6 +128,15 @@ class Bus:
         the same faster)."""
         self._pages[addr >> 8](addr, value)
 
+    def watch_writes(self, first, last, hook):
+        """Call hook(addr, value) for each write to first..last (whole pages), before the
+        region's own handling: a connector sees its latch without a call on every write."""
+        for page in range(first >> 8, (last >> 8) + 1):
+            def watched(addr, value, handler=self._pages[page]):
+                hook(addr, value)
+                handler(addr, value)
+            self._pages[page] = watched
+
     def _drop(self, addr, value):
         pass
 
@@ -140,6 +152,8 @@ class Bus:
         if bank != self.bank:
             self.bank = bank
             self.mem[BANK_WINDOW:BANK_WINDOW + BANK_SIZE] = self.banks[bank]
+            if self.bank_changed is not None:
+                self.bank_changed(bank)
 
     def _write_io(self, addr, value):
         self.mem[addr] = value
@@ -248,3 +262,5 @@ class Bus:
         for card, data in zip(self.cards, cards):
             card[:] = data
         self.bank = bank  # mem (restored by the caller) already holds the bank's bytes
+        if self.bank_changed is not None:
+            self.bank_changed(bank)

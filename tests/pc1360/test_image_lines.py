@@ -6,14 +6,13 @@ from hypothesis import strategies as st
 
 from pc1360.errors import FormatError
 from pc1360.image import (
-    IMG_FILE,
-    LINE,
     Line,
     build_image,
     lines_only,
     split_image,
     typed_length,
 )
+from pc1360.image_format import IMG_FILE, LINE
 from pc1360.tokenizer import tokenize, tokenize_line
 
 IMAGE = tokenize("10 PRINT 1\n20 END\n")  # 00 0A 04 FE 60 31 0D  00 14 03 FE 5A 0D

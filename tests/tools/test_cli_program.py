@@ -1,12 +1,14 @@
 """`pc1360 tokenize` and `pc1360 list` from the command line."""
 
+import argparse
+import importlib
 import io
 import sys
 
 import pytest
 
 from pc1360.tokenizer import tokenize
-from tools.cli import main
+from tools.cli import COMMAND_MODULES, build_parser, main
 
 SOURCE = '10 PRINT "HI":GOTO 10\n20 A$="π¥"\n'
 LISTING = '10:PRINT "HI": GOTO 10\n20:A$="π¥"\n'
@@ -155,3 +157,15 @@ def test_written_files_get_the_umasks_mode(capsys, src, tmp_path, umask, mode):
     (tmp_path / "p.img").chmod(0o640)
     assert run(capsys, "tokenize", src, "-o", tmp_path / "p.img")[0] == 0
     assert stat.S_IMODE((tmp_path / "p.img").stat().st_mode) == 0o640
+
+
+def test_each_command_module_registers_the_commands_the_cli_table_names():
+    for name, commands in COMMAND_MODULES.items():
+        sub = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(name).register(sub)
+        assert tuple(sub.choices) == commands, name
+
+
+def test_a_command_parsed_alone_parses_as_with_every_command(tmp_path):
+    args = ["tokenize", str(tmp_path / "a.bas"), "-o", str(tmp_path / "a.img")]
+    assert vars(build_parser("tokenize").parse_args(args)) == vars(build_parser().parse_args(args))

@@ -1,5 +1,7 @@
 """Block, string, BCD and table instructions, LOOP, the Xin waits, and the run loop."""
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -316,6 +318,25 @@ def test_run_continues_at_0x0000_after_0xffff():
     assert (cpu.pc, cpu.iram[2]) == (0x0002, 0x12)
 
 
+@pytest.mark.parametrize("org", (0xFFF8, 0xFFFC))
+def test_a_straight_run_from_translatable_code_continues_past_0xffff(org):
+    # the interpreter's straight run from an entry point in code that may be translated
+    # runs off the top (NOPWs, then LIDP 0x12xx straddling it at 0xFFFC), as run does
+    code = [0x4D] * (0x10000 - org)
+    if org == 0xFFFC:
+        code[-2:] = [0x10, 0x12]
+    cpu = make_cpu(code, org=org)
+    cpu.set_code_regions((0xFF00, 0x10000))
+    cpu.mem[0:3] = bytes([0x34, 0x02, 0x56])  # (the LIDP's low byte,) LIA 0x56 at 0x0001
+    cpu.run(100)
+    plain = make_cpu(code, org=org)
+    plain.mem[0:3] = bytes([0x34, 0x02, 0x56])
+    plain.run(100)
+    assert (cpu.pc, cpu.cycles, cpu.dp, cpu.iram[2]) == (plain.pc, plain.cycles, plain.dp,
+                                                         plain.iram[2])
+    assert cpu.iram[2] == 0x56
+
+
 def test_operands_straddling_0xffff_are_read_from_0x0000():
     cpu = make_cpu([0x10, 0x12], org=0xFFFE)   # LIDP 0x12xx with the low byte at 0x0000
     cpu.mem[0] = 0x34
@@ -462,3 +483,79 @@ def test_run_pc_retry_rules():
     assert _wrapped_pc(-0x10003) == -3           # a JRM from a negative PC went past -64K
     assert _wrapped_pc(0x1234) is None           # not the PC's fault: re-raise
     assert _wrapped_pc(-5) is None
+
+
+# ---- block instructions against a byte-by-byte model ---------------------------------
+# The core copies whole slices when nothing wraps or overlaps; these compare it with the
+# instructions' definition, one byte at a time, over positions chosen near the edges.
+
+WRITE_FLOOR = 0x8000
+
+
+_IRAM_PAIRS = (0x08, 0x0A, 0x09, 0x0B)  # MVW MVB EXW EXB: P and Q step
+_WITH_DP = (0x18, 0x1A, 0x19, 0x1B, 0x1F)  # MVWD MVBD EXWD EXBD FILD: DP steps between bytes
+
+
+def _model(op, count, p, q, dp, iram, mem, a, ba):
+    """(iram, mem, p, q, dp, bus writes) after the block instruction `op`, byte by byte."""
+    iram, mem, writes = list(iram), bytearray(mem), []
+
+    def store(addr, value):
+        if addr >= WRITE_FLOOR:
+            mem[addr] = value
+        else:
+            writes.append((addr, value))
+    for k in range(count + 1):
+        if k and op in _WITH_DP:
+            dp = (dp + 1) & 0xFFFF
+        if op in (0x08, 0x0A):
+            iram[p] = iram[q]
+        elif op in (0x09, 0x0B):
+            iram[p], iram[q] = iram[q], iram[p]
+        elif op in (0x18, 0x1A):
+            iram[p] = mem[dp]
+        elif op in (0x19, 0x1B):
+            value = mem[dp]
+            store(dp, iram[p])
+            iram[p] = value
+        elif op == 0x1E:
+            iram[p] = a
+        elif op == 0x1F:
+            store(dp, a)
+        else:  # DATA
+            iram[p] = mem[(ba + k) & 0xFFFF]
+        if op != 0x1F:  # FILD leaves P alone
+            p = (p + 1) & 0x7F
+        if op in _IRAM_PAIRS:
+            q = (q + 1) & 0x7F
+    return iram, mem, p, q, dp, writes
+
+
+_EDGES = st.one_of(st.integers(0, 0x7F), st.sampled_from((0x70, 0x78, 0x7C, 0x7E, 0x7F)))
+_ADDRESSES = st.one_of(st.integers(0, 0xFFFF),
+                       st.sampled_from((0x7FFC, 0x7FFE, 0x8000, 0xFFF8, 0xFFFD, 0xFFFF)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(op=st.sampled_from((0x08, 0x09, 0x0A, 0x0B, 0x18, 0x19, 0x1A, 0x1B, 0x1E, 0x1F, 0x35)),
+       count=st.integers(0, 20), p=_EDGES, q=_EDGES, dp=_ADDRESSES, ba=_ADDRESSES,
+       seed=st.integers(0, 2**32))
+def test_block_instructions_match_a_byte_by_byte_copy(op, count, p, q, dp, ba, seed):
+    rnd = random.Random(seed)
+    cpu = make_cpu([op])
+    cpu.write_floor = WRITE_FLOOR
+    cpu.mem[0x9000:0xA000] = bytes(rnd.randrange(256) for _ in range(0x1000))
+    for addr in (dp, ba):  # the bytes around the source and the destination
+        for k in range(-2, 24):
+            cpu.mem[(addr + k) & 0xFFFF] = rnd.randrange(256)
+    cpu.mem[ORG] = op
+    cpu.iram[:] = [rnd.randrange(256) for _ in range(128)]
+    counter = 1 if op in (0x0A, 0x0B, 0x1A, 0x1B) else 0
+    cpu.iram[counter] = count
+    cpu.iram[2], cpu.iram[3] = ba & 0xFF, ba >> 8
+    cpu.p, cpu.q, cpu.dp = p, q, dp
+    iram, mem = list(cpu.iram), bytes(cpu.mem)
+    expected = _model(op, count, p, q, dp, iram, mem, iram[2], ba)
+    cpu.step()
+    writes = [call[1:3] for call in cpu.bus.calls if call[0] == "write"]
+    assert (cpu.iram, cpu.mem, cpu.p, cpu.q, cpu.dp, writes) == expected
