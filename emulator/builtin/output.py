@@ -295,9 +295,9 @@ def show(it, text, open_end):
     # text past the end of the row goes on in the next rows
     while screen.col + len(text) > COLS:
         head, text = split_row(text, COLS - screen.col)
-        screen.print_at(screen.row, screen.col, head)
+        screen.print_at(screen.row, screen.col, head, screen.col)
         screen.next_line()
-    screen.print_at(screen.row, screen.col, text)
+    screen.print_at(screen.row, screen.col, text, screen.col)
     col = screen.col + len(text)
     screen.end_line()
     it.cost += (screen.scrolls - scrolls) * SCROLL_CYCLES
