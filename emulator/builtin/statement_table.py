@@ -4,7 +4,7 @@ its compiler) and its own cycles (timing.csv's stmt_ rows), listed in one place.
 from collections.abc import Callable
 from typing import NamedTuple
 
-from emulator.builtin import output, serial_io, statements, steps, tape_io
+from emulator.builtin import graphics, output, serial_io, statements, steps, tape_io
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
 
@@ -44,9 +44,9 @@ def statement_table():
         "INPUT": tape_io.with_hash(output.stmt_input, tape_io.input_hash),
         "PAUSE": output.stmt_pause, "LPRINT": output.stmt_lprint,
         "USING": output.stmt_using, "WAIT": output.stmt_wait, "CLS": output.stmt_cls,
-        "CURSOR": output.stmt_cursor, "GCURSOR": output.stmt_gcursor,
-        "GPRINT": output.stmt_gprint, "PSET": output.stmt_pset,
-        "PRESET": output.stmt_preset, "LINE": output.stmt_line, "BEEP": output.stmt_beep,
+        "CURSOR": output.stmt_cursor, "GCURSOR": graphics.stmt_gcursor,
+        "GPRINT": graphics.stmt_gprint, "PSET": graphics.stmt_pset,
+        "PRESET": graphics.stmt_preset, "LINE": graphics.stmt_line, "BEEP": output.stmt_beep,
         "OPEN": serial_io.stmt_open, "CLOSE": serial_io.stmt_close,
         "LOAD": serial_io.stmt_load, "SAVE": serial_io.stmt_save,
         "CSAVE": tape_io.stmt_csave, "CLOAD": tape_io.stmt_cload,
