@@ -32,7 +32,7 @@ KEY_REPEAT_PER_CHAR = CYCLES["key_repeat_per_char"]
 # Keys whose work takes the firmware engine longer (cycles more than a typed digit,
 # from press to the next key wait): redrawing the whole display, listing a line.
 KEY_WORK = {key: CYCLES[f"key_work_{key.lower()}"] for key in ("CLS", "MODE", "DEL", "INS")}
-PRO_LIST_WORK = CYCLES["pro_draw_work"]
+PRO_LIST_WORK = CYCLES["pro_list_work"]
 RUN_UP_DOWN_WORK = CYCLES["run_up_down_work"]
 CONTINUE_WORK = CYCLES["continue_work"]
 CONTINUE_CHAR = CYCLES["continue_char"]
@@ -195,10 +195,10 @@ class Keys:
         st = self.state
         if st.queue:
             return max(1, min(budget, st.queue[0].due - now))
-        listed = self.terminal.state
-        if listed.draw_work:
-            st.busy = max(now, st.busy or now) + listed.draw_work
-            listed.draw_work = 0
+        term = self.terminal.state
+        if term.draw_work:      # a listing or a prompt still being drawn
+            st.busy = max(now, st.busy or now) + term.draw_work
+            term.draw_work = 0
         if st.busy is not None:
             if self.host.keyboard.pressed:
                 st.settle = None
