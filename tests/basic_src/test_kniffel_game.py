@@ -29,6 +29,7 @@ ENGINES = [pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow]), 
 MAX_REROLL_S = 1.0  # ENTER -> new dice on the display
 MAX_NEXT_TURN_S = 3.5  # method chosen -> next player's first roll (drawn last, when the keys are read)
 MAX_PROMPT_S = 1.0  # ENTER without a chosen die -> "?" (the program then takes the key)
+MAX_ANSWER_S = 0.5  # any of those keys -> the first change on the display (issue 19)
 MEM_PER_PLAYER = 57  # NM$ *2, M1$ *11, M2$ *20, PT(.,0..2)
 MEM_ARRAY_HEADERS = 28  # 4 arrays, 7 bytes each (measured)
 
@@ -156,6 +157,8 @@ def check_times(k):
     assert max(k.times["reroll"], default=0) <= MAX_REROLL_S, k.times["reroll"]
     assert max(k.times["next_turn"], default=0) <= MAX_NEXT_TURN_S, k.times["next_turn"]
     assert max(k.times["prompt"], default=0) <= MAX_PROMPT_S, k.times["prompt"]
+    assert None not in k.times["answer"] and max(k.times["answer"]) <= MAX_ANSWER_S, \
+        k.times["answer"]
     assert k.times["next_turn"]
 
 

@@ -93,6 +93,22 @@ def run_until(driver, predicate, timeout, what, step=STEP):
         m.run_for(step)
 
 
+class FirstAnswer:
+    """When the screen first changes after a key: look() at every step of the waits that
+    follow the press; `seconds` is then the time from `pressed_at` (None: no change yet)."""
+
+    def __init__(self, driver, pressed_at):
+        self.driver = driver
+        self.before = driver.screen()
+        self.pressed_at = pressed_at
+        self.seconds = None
+
+    def look(self):
+        if self.seconds is None and self.driver.screen() != self.before:
+            self.seconds = self.driver.m.emulated_seconds - self.pressed_at
+        return True
+
+
 def break_and_continue(driver, after=None):
     """BRK (after `after` emulated seconds of running, else at once), then CONT typed with
     ENTER, as a player would: the program stops with BREAK IN n and goes on where it stopped.
@@ -209,6 +225,7 @@ class Kniffel:
         self.m = machine
         self.lines = []
         self.times = {kind: [] for kind in TIMED_LINES}  # response times, emulated seconds
+        self.times["answer"] = []   # ... of the timed keys to the screen's first change
         self.beeped = False  # whether the last key() made the buzzer sound
         self._shown = (None, None)  # (display RAM, its text): the LCD is read only on a change
 
@@ -284,9 +301,11 @@ class Kniffel:
         self.wait_ready()
         m = self.m
         m.buzzer.take_transitions(m.now())
+        answer = FirstAnswer(self, m.emulated_seconds)
         m.press(key)
         pressed_at = m.emulated_seconds
-        self.run_until(lambda: self.current_line() not in KEY_LINES, 1.0, f"key {key} to be read")
+        self.run_until(lambda: answer.look() and self.current_line() not in KEY_LINES, 1.0,
+                       f"key {key} to be read")
         m.run_for(hold_after_read)
         m.release(key)
         if timing:
@@ -294,12 +313,14 @@ class Kniffel:
             seen = []
 
             def shown():
+                answer.look()
                 if self.current_line() == target:
                     seen.append(m.emulated_seconds)
                 return bool(seen) or self._errored()
             self.run_until(shown, 10.0, f"line {target}")
             self.check_error()
             self.times[timing].append(seen[0] - pressed_at)
+            self.times["answer"].append(answer.seconds)
         if wait:
             self.wait_ready(ready_timeout)
         self.beeped = len(m.buzzer.take_transitions(m.now())) > 2
