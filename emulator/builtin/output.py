@@ -191,14 +191,22 @@ def layout(segments, open_end=False):
     `;` ends the list; with `,` every item gets a 12-character field (cut to it, a
     number right-aligned), two to a row. (A number field after another number field
     is padded with spaces and has no sign place: the firmware stores PRINT 1,2 as
-    NULs, " 1.", spaces, "2.".)"""
+    NULs, " 1.", spaces, "2.".) The last field is not padded, so an empty one at the
+    start of a row takes no row: PRINT 1,2,"" fills one row, PRINT 1,2,"","" two (case
+    PRINT_comma_empty_fields)."""
     if len(segments) == 1:
         items = segments[0]
         if len(items) == 1 and items[0][1] and not open_end:
             return _aligned(items[0][0], COLS)
         return b"".join(text for text, _ in items)
-    text = b"".join(field.ljust(HALF) for field in _fields(segments))
-    return text.ljust(-(-len(text) // COLS) * COLS)     # an odd field fills its row
+    text = _field_text(segments)
+    return text.ljust(max(1, -(-len(text) // COLS)) * COLS)   # the last row filled
+
+
+def _field_text(segments):
+    """The fields of a `,` list one after another, each but the last padded to 12."""
+    fields = _fields(segments)
+    return b"".join(field.ljust(HALF) for field in fields[:-1]) + fields[-1]
 
 
 def _fields(segments):
@@ -235,8 +243,7 @@ def lprint_text(segments, open_end):
     keeps its sign place (" 5."), fields are PRINT's with the last one not padded
     after its text (firmware engine: LPRINT "A","B" sends A, 11 spaces, B)."""
     if len(segments) > 1:
-        fields = _fields(segments)
-        return b"".join(field.ljust(HALF) for field in fields[:-1]) + fields[-1]
+        return _field_text(segments)
     items = segments[0]
     text = b"".join(t for t, _ in items)
     if len(items) == 1 and items[0][1] and not open_end and text[:1] not in (b"-", b" "):
@@ -372,7 +379,10 @@ def stmt_cls(it):
 
 def stmt_cursor(it):
     if it.at_end():
+        # CURSOR alone ends the CURSOR position and closes a line a `;` left open:
+        # the next PRINT starts a new row (firmware engine, CURSOR_alone_closes_line)
         it.cursor = None
+        it.screen.col = 0
         return
     first = it.integer(-32768, 65535)
     if it.accept(0x2C):

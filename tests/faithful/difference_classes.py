@@ -137,7 +137,7 @@ def _readings(text, start, end):
 
 def pieces(text):
     """The text cut into the strings between numbers and runs of touching numbers (each
-    run as the list of its readings)."""
+    run as its text and the list of its readings)."""
     out, at, plain = [], 0, 0
     while at < len(text):
         end = at
@@ -149,7 +149,7 @@ def pieces(text):
         if end == at:
             at += 1
             continue
-        out += [text[plain:at], _readings(text, at, end)]
+        out += [text[plain:at], (text[at:end], _readings(text, at, end))]
         at = plain = end
     out.append(text[plain:])
     return out
@@ -167,7 +167,7 @@ def _numbers_agree(a, b):
 def _agree(a, b):
     if isinstance(a, str) or isinstance(b, str):
         return isinstance(a, str) and isinstance(b, str) and a.split() == b.split()
-    return any(len(x) == len(y) and all(map(_numbers_agree, x, y)) for x in a for y in b)
+    return any(len(x) == len(y) and all(map(_numbers_agree, x, y)) for x in a[1] for y in b[1])
 
 
 def last_digits_only(firmware, builtin):
@@ -180,5 +180,6 @@ def last_digits_only(firmware, builtin):
             a = pieces(screen_text(firmware["text"][drop_f:]))
             b = pieces(screen_text(builtin["text"][drop_b:]))
             if len(a) == len(b) and all(_agree(x, y) for x, y in zip(a, b)):
-                return a != b or drop_f or drop_b
+                # a number shown with other digits, not a scroll or a space alone
+                return any(x[0] != y[0] for x, y in zip(a, b) if not isinstance(x, str))
     return False

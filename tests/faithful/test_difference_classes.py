@@ -16,7 +16,8 @@ def step(*rows, symbols=("RUN",), pixels="p"):
 
 def test_touching_numbers_are_read_every_way_they_can_be():
     (run,) = [p for p in classes.pieces("1.338690211.565240828") if not isinstance(p, str)]
-    readings = [[text for text, _ in reading] for reading in run]
+    assert run[0] == "1.338690211.565240828"
+    readings = [[text for text, _ in reading] for reading in run[1]]
     assert ["1.33869021", "1.565240828"] in readings
     assert ["1.338690211", ".565240828"] in readings
 
@@ -24,7 +25,7 @@ def test_touching_numbers_are_read_every_way_they_can_be():
 def test_exponents_and_signs_end_numbers():
     parts = classes.pieces("-8.011526357E-01-5.98460")
     runs = [p for p in parts if not isinstance(p, str)]
-    assert [[t for t, _ in r] for r in runs[0]] == [["-8.011526357E-01", "-5.98460"]]
+    assert [[t for t, _ in r] for r in runs[0][1]] == [["-8.011526357E-01", "-5.98460"]]
 
 
 def test_last_digits_with_a_form_change_and_a_scroll():
@@ -46,6 +47,10 @@ def test_last_digits_in_place():
 ])
 def test_not_last_digits(firmware, builtin):
     assert not classes.last_digits_only(step(firmware), step(builtin))
+
+
+def test_a_scroll_alone_is_not_last_digits():
+    assert not classes.last_digits_only(step("0.", "1.", "2.", ">"), step("1.", "2.", ">", ""))
 
 
 def test_symbols_must_agree():

@@ -20,7 +20,7 @@ from tests.faithful import differential, generator
 from tests.faithful import faithful_harness as harness
 
 CI_SEED = 15
-CI_COUNT = 38              # two cases of each area
+CI_COUNT = 2 * len(generator.AREA_NAMES)    # two cases of each area
 KNOWN_PATH = harness.HERE / "differential_known.toml"
 
 
