@@ -186,21 +186,24 @@ def _aligned(number, width):
     return number.rjust(width, b"\x00")
 
 
-def layout(segments, open_end=False):
+def layout(segments, open_end=False, start=0):
     """The text of one PRINT: a lone number (or USING number) right-aligned unless a
     `;` ends the list; with `,` every item gets a 12-character field (cut to it, a
     number right-aligned), two to a row. (A number field after another number field
     is padded with spaces and has no sign place: the firmware stores PRINT 1,2 as
-    NULs, " 1.", spaces, "2.".) The last field is not padded, so an empty one at the
-    start of a row takes no row: PRINT 1,2,"" fills one row, PRINT 1,2,"","" two (case
-    PRINT_comma_empty_fields)."""
+    NULs, " 1.", spaces, "2.".) The fields start at `start`, the column the line goes
+    on from (after `PRINT "I";` the first field takes columns 1-12), and the last is
+    not padded, so an empty one at the start of a row takes no row: PRINT 1,2,"" fills
+    one row, PRINT 1,2,"","" two (cases PRINT_comma_empty_fields,
+    PRINT_comma_after_open_line)."""
     if len(segments) == 1:
         items = segments[0]
         if len(items) == 1 and items[0][1] and not open_end:
             return _aligned(items[0][0], COLS)
         return b"".join(text for text, _ in items)
     text = _field_text(segments)
-    return text.ljust(max(1, -(-len(text) // COLS)) * COLS)   # the last row filled
+    rows = max(1, -(-(start + len(text)) // COLS))
+    return text.ljust(rows * COLS - start)      # the last row filled
 
 
 def _field_text(segments):
@@ -261,6 +264,8 @@ def show(it, text, open_end):
         col, row = it.cursor
         # (the row is drawn afresh from the cursor's cell on: dots before it stay)
         it.cost += len(text) * PRINT_CHAR_CYCLES - PRINT_AT_CURSOR_SAVING
+        if open_end and not text:
+            text = b"\x00"     # as below: `PRINT "";` leaves a NUL cell
         while col + len(text) > COLS:
             head, text = split_row(text, COLS - col)
             screen.print_at(row, col, head, col)
@@ -272,10 +277,13 @@ def show(it, text, open_end):
         screen.print_at(row, col, text, col)
         screen.row = row
         screen.end_line()
-        if open_end:
-            it.cursor = (min(col + len(text), COLS - 1), row)
+        if open_end and col + len(text) < COLS:
+            it.cursor = (col + len(text), row)
             screen.col = it.cursor[0]
         else:
+            # a `;` at the row's very end goes on at the start of the next row, as a
+            # new line would (firmware engine: CURSOR 23,1:PRINT "A";:PRINT "E" puts E
+            # on row 2, scrolling from the bottom row: CURSOR_fills_row_end)
             it.cursor = None
         return
     # (a lone number's right-alignment blanks take no time: PRINT I as PRINT "X";I;
@@ -328,8 +336,8 @@ def stmt_print(it):
         it.cost += (len(items) - 1) * PRINT_ITEM_CYCLES + sum(items) * PRINT_NUMBER_CYCLES
         # a lone number is right-aligned only when it starts the row: after
         # `PRINT "X";` PRINT 5 shows X5. (firmware engine)
-        show(it, layout(segments, open_end or it.cursor is not None or it.screen.col > 0),
-             open_end)
+        show(it, layout(segments, open_end or it.cursor is not None or it.screen.col > 0,
+                        _start_column(it)), open_end)
     # the firmware waits after `PRINT "A";` too; the next PRINT continues the line
     display_wait(it)
 
@@ -339,8 +347,14 @@ def stmt_pause(it):
     set_answer(it, answer)
     if segments != [[]] or open_end:    # PAUSE alone shows nothing, only waits (GEN_wait_1)
         it.screen.resume_open_line()
-        show(it, layout(segments, open_end or it.screen.col > 0), open_end)
+        show(it, layout(segments, open_end or it.screen.col > 0, _start_column(it)), open_end)
     it.pending = ("delay", PAUSE_CYCLES)
+
+
+def _start_column(it):
+    """Where the next PRINT's text starts: at the CURSOR position, or where a line a `;`
+    left open goes on (0 on a new row)."""
+    return it.cursor[0] if it.cursor is not None else it.screen.col
 
 
 # LPRINT with no printer on the 11-pin port (the emulated machine has none) and no
