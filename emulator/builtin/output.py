@@ -262,6 +262,7 @@ def show(it, text, open_end):
         # at the CURSOR position, without clearing the line, going on in the next
         # rows (scrolling) if long; output goes on below
         col, row = it.cursor
+        scrolls = screen.scrolls
         # (the row is drawn afresh from the cursor's cell on: dots before it stay)
         it.cost += len(text) * PRINT_CHAR_CYCLES - PRINT_AT_CURSOR_SAVING
         if open_end and not text:
@@ -275,6 +276,7 @@ def show(it, text, open_end):
             else:
                 screen.scroll()
         screen.print_at(row, col, text, col)
+        it.cost += (screen.scrolls - scrolls) * SCROLL_CYCLES
         screen.row = row
         screen.end_line()
         if open_end and col + len(text) < COLS:

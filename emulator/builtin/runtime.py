@@ -114,7 +114,10 @@ class Runtime:
         if st.delay_left <= 0:
             if st.error is not None:
                 (code, line), st.error = st.error, None
+                scrolls = self.screen.scrolls
                 self.show_error(code, line)
+                # an error message that scrolls takes a scroll's time before the key wait
+                self.terminal.state.draw_work += (self.screen.scrolls - scrolls) * SCROLL_CYCLES
             elif st.entering:
                 value, st.enter_value = st.enter_value, None
                 st.entering = False
