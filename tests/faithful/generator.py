@@ -90,21 +90,27 @@ def _expr(rng, depth=0):
     return f"{rng.choice(NUM_FUNCS)}({_expr(rng, depth + 1)})"
 
 
+def _by_roll(roll, table):
+    """The item of `table` ((upper limit, make) pairs, limits rising to 1) that `roll`
+    (0 <= roll < 1) falls in, made."""
+    for limit, make in table:
+        if roll < limit:
+            return make()
+    return table[-1][1]()
+
+
 def _strexpr(rng):
     roll = rng.random()
     s = rng.choice(STRINGS)
     n = rng.choice(["0", "1", "2", "3", "-1", "20", "1.5"])
-    if roll < 0.2:
-        return s
-    if roll < 0.4:
-        return f"LEFT$({s},{n})"
-    if roll < 0.55:
-        return f"RIGHT$({s},{n})"
-    if roll < 0.7:
-        return f"MID$({s},{rng.choice(['1', '2', '0', '5'])},{n})"
-    if roll < 0.85:
-        return f"STR$({_num(rng)})"
-    return f"CHR$({rng.choice(['65', '48', '32', '0', '255', '127', '91', '300', '-1'])})"
+    return _by_roll(roll, [
+        (0.2, lambda: s),
+        (0.4, lambda: f"LEFT$({s},{n})"),
+        (0.55, lambda: f"RIGHT$({s},{n})"),
+        (0.7, lambda: f"MID$({s},{rng.choice(['1', '2', '0', '5'])},{n})"),
+        (0.85, lambda: f"STR$({_num(rng)})"),
+        (1.0, lambda: f"CHR$({rng.choice(['65', '48', '32', '0', '255', '127', '91', '300', '-1'])})"),
+    ])
 
 
 # ---------------------------------------------------------------- areas
@@ -491,25 +497,26 @@ def _mix_statement(rng):
     """A statement as programs are written: assignments, string work, arrays, IF, a short
     loop, PRINT of what was computed."""
     v, w = rng.choice(MIX_VARS), rng.choice(MIX_VARS)
-    roll = rng.random()
-    if roll < 0.2:
-        return f"{v}={rng.choice([_expr(rng), f'{w}+1', f'{w}*{v}-1', f'INT({w}/2)', f'{w}^2'])}"
-    if roll < 0.3:
-        return f"S$={_strexpr(rng)}+STR$ {w}"
-    if roll < 0.4:
-        return f"Z({rng.choice(['1', '2', v])})={w}:{v}=Z(1)+Z(2)"
-    if roll < 0.55:
-        action = rng.choice([f"{v}={w}+2", f"PRINT {v};", f'PRINT "I";', f"{v}=-{v}"])
+
+    def condition():
+        action = rng.choice([f"{v}={w}+2", f"PRINT {v};", 'PRINT "I";', f"{v}=-{v}"])
         return f"IF {v}{rng.choice(RELATIONS)}{w} {action}"
-    if roll < 0.65:
-        return f"FOR K=1 TO {rng.choice(['2', '3', v])}:{v}={v}+K:NEXT K"
-    if roll < 0.75:
-        return f"S$=LEFT$(S$+\"XY\",{rng.choice(['1', '3', '9', v])})"
-    if roll < 0.9:
+
+    def printed():
         items = [rng.choice([v, w, "S$", "LEN S$", f"{v}*{w}", f"{v}/3", "Z(1)"])
                  for _ in range(rng.randint(1, 3))]
         return "PRINT " + rng.choice([";", ","]).join(items)
-    return f"{v}={rng.choice(['SGN', 'ABS', 'INT', 'SQR ABS'])} {w}"
+
+    return _by_roll(rng.random(), [
+        (0.2, lambda: f"{v}={rng.choice([_expr(rng), f'{w}+1', f'{w}*{v}-1', f'INT({w}/2)', f'{w}^2'])}"),
+        (0.3, lambda: f"S$={_strexpr(rng)}+STR$ {w}"),
+        (0.4, lambda: f"Z({rng.choice(['1', '2', v])})={w}:{v}=Z(1)+Z(2)"),
+        (0.55, condition),
+        (0.65, lambda: f"FOR K=1 TO {rng.choice(['2', '3', v])}:{v}={v}+K:NEXT K"),
+        (0.75, lambda: f"S$=LEFT$(S$+\"XY\",{rng.choice(['1', '3', '9', v])})"),
+        (0.9, printed),
+        (1.0, lambda: f"{v}={rng.choice(['SGN', 'ABS', 'INT', 'SQR ABS'])} {w}"),
+    ])
 
 
 def area_mixed(rng):
