@@ -38,6 +38,7 @@ BEEP_GAP = CYCLES["beep_gap"]
 BEEP_TAIL = CYCLES["beep_tail"]
 BEEP_ZERO_TONED = CYCLES["beep_zero_toned"]     # BEEP 0,f,d: no sound, the arguments' time only
 SCROLL_CYCLES = CYCLES["scroll"]
+CLS_ROW_CYCLES = CYCLES["cls_row"]    # CLS: each row the output has gone down
 PRINT_CHAR_CYCLES = CYCLES["print_char"]        # each character a PRINT shows
 PRINT_CONTINUE_CYCLES = CYCLES["print_continue"]    # going on in a line left open
 PRINT_TOP_AFTER_CLS_CYCLES = CYCLES["print_top_after_cls"]
@@ -388,6 +389,7 @@ def stmt_wait(it):
 
 
 def stmt_cls(it):
+    it.cost += it.screen.row * CLS_ROW_CYCLES
     it.screen.clear()
     it.cursor = None
     it.gcursor = (0, 7)         # GPRINT after CLS starts at the top left

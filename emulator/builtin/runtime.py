@@ -201,7 +201,9 @@ class Runtime:
                 (screen.scrolls - scrolls) * SCROLL_CYCLES + \
                 (INPUT_TOP_AFTER_CLS if top and self.interp.cursor is None else 0)
         elif kind == "stop":
+            scrolls = self.screen.scrolls
             self.stop_with(b"BREAK", keep_position=False)
+            self.terminal.state.draw_work += (self.screen.scrolls - scrolls) * SCROLL_CYCLES
         elif kind == "list":
             self.core.state = State.IDLE
             self.terminal.list_from(pending[1])
