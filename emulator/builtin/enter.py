@@ -161,9 +161,16 @@ class TypedLines:
         addr = self.interp.program.find(line.number)
         self.terminal.show_rows(row, self.terminal.listing.text(addr),
                                 indent=len(str(line.number)) + 1)
-        if edited == line.number:
-            # an edited listed line: what comes next goes below the listing it was in
-            self.screen.row = max(self.screen.row, self.screen.last_text_row())
+        if edited is not None:
+            # an edited listed line: the lines after it (after its new number) are
+            # listed below it (firmware engine, case PRO_edited_line_lists_what_follows)
+            following = self.terminal.listing.neighbour(addr, 1)
+            if following is not None and self.screen.row < ROWS - 1:
+                self.terminal.state.draw_work += self.terminal.listing.show(
+                    self.screen, following, self.screen.row + 1)
+            else:
+                for r in range(self.screen.row + 1, ROWS):
+                    self.screen.clear_row(r)
         else:
             # below a new line's listing the buffer holds spaces (firmware engine)
             for r in range(self.screen.row + 1, ROWS):
@@ -226,10 +233,20 @@ class TypedLines:
         terminal.state.last_shown = value if isinstance(value, bytes) else \
             bcd.format_number(value).encode("ascii")
         if isinstance(value, bytes):
-            self.screen.clear()
-            self.screen.show_line(0, value)
-            self.screen.end_line()
-            self.editor.state.input_row = None
+            # from the top row on, a long string going on in the next rows; the next
+            # typed line starts below it (on the top row after an empty string), and
+            # LEFT/RIGHT bring the last line back on the top row (firmware engine,
+            # case CALC_string_result_rows)
+            screen = self.screen
+            screen.clear()
+            for row, start in enumerate(range(0, len(value), COLS)):
+                screen.show_line(row, value[start:start + COLS])
+                screen.row = row
+            screen.end_line()
+            self.editor.state.input_row = None if value else 0
+            recalled = terminal.state.recalled
+            if recalled is not None:
+                terminal.state.recalled = recalled._replace(row=0, scrolls=screen.scrolls)
             terminal.state.last_result = None
         else:
             text = bcd.format_number(value).encode("ascii")

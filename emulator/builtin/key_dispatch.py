@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from emulator.builtin.basic_errors import LINE
-from emulator.builtin.screen import ROWS
+from emulator.builtin.screen import COLS, ROWS
 from emulator.builtin.state_codec import transient
 from emulator.builtin.states import KEY_WAIT_STATES, Mode, State
 from emulator.builtin.timing import CYCLES
@@ -33,6 +33,8 @@ KEY_REPEAT_PER_CHAR = CYCLES["key_repeat_per_char"]
 # from press to the next key wait): redrawing the whole display, listing a line.
 KEY_WORK = {key: CYCLES[f"key_work_{key.lower()}"] for key in ("CLS", "MODE", "DEL", "INS")}
 PRO_LIST_WORK = CYCLES["pro_list_work"]
+EDIT_LISTED_WORK = CYCLES["edit_listed_work"]
+EDIT_LISTED_CELL = CYCLES["edit_listed_cell"]
 RUN_UP_DOWN_WORK = CYCLES["run_up_down_work"]
 CONTINUE_WORK = CYCLES["continue_work"]
 CONTINUE_CHAR = CYCLES["continue_char"]
@@ -253,6 +255,13 @@ class Keys:
                     (self.interp.stopped_at is not None or term.error_at is not None):
                 return SHOW_LINE_WORK           # after a stop, as after an error
             return RUN_UP_DOWN_WORK
+        if key in REPEAT_KEYS and term.mode is Mode.PRO and term.list_addr is not None \
+                and not line:
+            # editing a listed line begins: the firmware takes time for each character
+            # the display shows
+            shown = sum(self.screen.char_at(row, col) not in (0, 0x20)
+                        for row in range(ROWS) for col in range(COLS))
+            return EDIT_LISTED_WORK + EDIT_LISTED_CELL * shown
         if key in REPEAT_KEYS and term.error_lock and term.mode is Mode.RUN \
                 and term.error_cur is not None and term.recalled is not None:
             return ERROR_RECALL_WORK + ERROR_RECALL_CHAR * len(term.recalled.text)
