@@ -45,6 +45,7 @@ PROGRAM_ONLY = frozenset(CODES[name] for name in (
 PROMPT_CHAR = 0x3E        # the `>` of the prompt
 ENTER_EMPTY_WORK = CYCLES["enter_empty_work"]
 ENTER_EMPTY_SCROLL = CYCLES["enter_empty_scroll"]
+RESULT_SCROLL = CYCLES["typed_result_scroll"]
 
 
 class TypedLines:
@@ -250,7 +251,10 @@ class TypedLines:
             terminal.state.last_result = None
         else:
             text = bcd.format_number(value).encode("ascii")
+            scrolls = self.screen.scrolls
             terminal.message(text, right=True)
+            # a result that scrolls takes longer before the key wait
+            terminal.state.draw_work += (self.screen.scrolls - scrolls) * RESULT_SCROLL
             terminal.state.last_result = text.replace(b" ", b"")
 
     def _assignment_target(self):

@@ -34,6 +34,7 @@ KEY_REPEAT_PER_CHAR = CYCLES["key_repeat_per_char"]
 KEY_WORK = {key: CYCLES[f"key_work_{key.lower()}"] for key in ("CLS", "MODE", "DEL", "INS")}
 PRO_LIST_WORK = CYCLES["pro_list_work"]
 EDIT_LISTED_WORK = CYCLES["edit_listed_work"]
+TYPING_SCROLL_WORK = CYCLES["typing_scroll"]
 EDIT_LISTED_CELL = CYCLES["edit_listed_cell"]
 RUN_UP_DOWN_WORK = CYCLES["run_up_down_work"]
 CONTINUE_WORK = CYCLES["continue_work"]
@@ -158,7 +159,11 @@ class Keys:
         st = self.state
         due, key, repeat = st.queue.pop(0)
         work = self._key_work(key)
+        starts_line, scrolls = self.editor.state.input_row is None, self.screen.scrolls
         self.key(key)
+        if starts_line and self.editor.state.input_row is not None:
+            # the first key of a typed line that scrolls the display to get a row
+            work += (self.screen.scrolls - scrolls) * TYPING_SCROLL_WORK
         if work and self.core.state is State.RUNNING:
             # the program goes on only when the firmware is done with the key
             self.runtime.wait(work)
@@ -255,6 +260,8 @@ class Keys:
                     (self.interp.stopped_at is not None or term.error_at is not None):
                 return SHOW_LINE_WORK           # after a stop, as after an error
             return RUN_UP_DOWN_WORK
+        if key in ("DEL", "INS") and not line and term.list_addr is None:
+            return 0        # nothing to edit: as quick as a typed key (firmware engine)
         if key in REPEAT_KEYS and term.mode is Mode.PRO and term.list_addr is not None \
                 and not line:
             # editing a listed line begins: the firmware takes time for each character
