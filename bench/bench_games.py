@@ -156,6 +156,11 @@ def mikazee(rom, src):
         mikazee_book(probe, cursor, turn, turn)
     probe.key("RIGHT", "arrow: cursor only")
     probe.key("LEFT", "arrow: cursor only")
+    for _ in range(5):  # column 6: "ineens" (the first roll only) in the default rules
+        probe.key("RIGHT")
+    for _ in range(3):  # rows 6-8 (3K, carre, full house), booked at the first roll
+        probe.key("DOWN")
+        probe.key("ENTER", "ENTER: score entry, \"ineens\" column")
     probe.m.restore(menu)
     probe.key("R", "R: rule editor")
     for key in ("DOWN", "DOWN", "UP", "UP"):
