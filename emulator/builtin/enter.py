@@ -46,6 +46,7 @@ PROMPT_CHAR = 0x3E        # the `>` of the prompt
 ENTER_EMPTY_WORK = CYCLES["enter_empty_work"]
 ENTER_EMPTY_SCROLL = CYCLES["enter_empty_scroll"]
 RESULT_SCROLL = CYCLES["typed_result_scroll"]
+DEF_START_WORK = CYCLES["def_start_work"]
 
 
 class TypedLines:
@@ -72,8 +73,11 @@ class TypedLines:
                 if self.screen.char_at(row, 0) != PROMPT_CHAR:
                     # a line typed and deleted again leaves its row blank (GEN_input_8)
                     self.screen.clear_row(row, fill=NUL)
-            scrolls = self.screen.scrolls
+            scrolls, after_end = self.screen.scrolls, self.terminal.state.end_prompt
             self.terminal.prompt()
+            # after a program's end the new `>` is one too: DEF + letter's output starts
+            # on its row (firmware engine, case DEF_after_end_and_enter)
+            self.terminal.state.end_prompt = after_end
             self.terminal.state.draw_work += ENTER_EMPTY_WORK + \
                 (self.screen.scrolls - scrolls) * ENTER_EMPTY_SCROLL
             return
@@ -298,6 +302,7 @@ class TypedLines:
         edited.input_row = None
         self.input_line.state.items = []
         interp.vars.clear()
-        interp.start_program(addr)
+        interp.start_program(addr, forget_wait=False)
         self.core.state = State.RUNNING
+        self.runtime.wait(DEF_START_WORK)   # the firmware's start from a label
         return True

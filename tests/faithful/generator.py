@@ -10,7 +10,7 @@ edge values, logical operators on non-booleans, PRINT with ; and ,, USING, strin
 graphics with text, INPUT answers and editing keys, PAUSE/WAIT, LIST, RND, angle modes,
 errors, statement mixes that take time, FOR and GOSUB nesting, CURSOR and GCURSOR at the
 edges, small programs mixing all of these, RUN mode as a calculator, PRO-mode editing of
-lines) and carries that area as its tag. The area of
+lines, labels and DEF keys, INKEY$ polling) and carries that area as its tag. The area of
 case `index` is AREAS[index % len(AREAS)], so any run of len(AREAS) consecutive cases
 covers every area; what is drawn inside it comes from random.Random seeded by
 (seed, index) alone, so a case does not depend on which other cases were drawn.
@@ -587,6 +587,45 @@ def area_edit(rng):
     return bodies, steps
 
 
+LABELS = ["A", "S", "D", "F", "Z", "X"]
+
+
+def area_labels(rng):
+    """Labelled lines: DEF + letter, GOTO and GOSUB to a label (written or in a string
+    variable), a missing label, DEF at a PRINT wait."""
+    first, second = rng.sample(LABELS, 2)
+    q = chr(34)
+    bodies = [f"{q}{first}{q} WAIT 0:PRINT {q}1{first}{q};",
+              rng.choice([f"GOTO {q}{second}{q}", f"GOSUB {q}{second}{q}:PRINT {q}R{q}:END",
+                          f"L$={q}{second}{q}:GOTO L$", f"GOTO {q}Q{q}", f"GOSUB L$"]),
+              "END",
+              f"{q}{second}{q} PRINT {q}2{second}{q};" + rng.choice([":RETURN", ":END", ""]),
+              f'PRINT "3"']
+    start = rng.choice([f"{{DEF}}{first}", f"{{DEF}}{second}", "RUN{ENTER}",
+                        f"{{DEF}}{rng.choice(['Q', 'W'])}"])
+    steps = [start, "{ENTER}"]
+    if rng.random() < 0.4:
+        steps.append(f"{{DEF}}{rng.choice([first, second])}")
+    return bodies, steps
+
+
+INKEY_KEYS = ["K", "7", "{ENTER}", "{UP}", "{SPACE}", "{DEL}", "A", "=", "{CLS}"]
+
+
+def area_inkey(rng):
+    """INKEY$ in a polling loop: the key's code and text, a second poll with no key, two
+    keys read one after the other."""
+    bodies = ['A$=INKEY$:IF A$="" GOTO 10', "PRINT ASC A$;A$;LEN A$"]
+    if rng.random() < 0.5:
+        bodies.append(rng.choice(['B$=INKEY$:PRINT LEN B$', 'B$=INKEY$:IF B$="" GOTO 30',
+                                  "WAIT 0:PRINT INKEY$;1"]))
+    steps = [{"keys": "RUN{ENTER}", "settle": False, "run": 0.3}, rng.choice(INKEY_KEYS)]
+    if "GOTO 30" in bodies[-1]:
+        steps.append(rng.choice(INKEY_KEYS))
+    steps.append("{ENTER}")
+    return bodies, steps
+
+
 AREAS = {
     "arith": area_arith, "val": area_val, "logic": area_logic, "print": area_print,
     "using": area_using, "strings": area_strings, "arrays": area_arrays, "for": area_for,
@@ -594,7 +633,7 @@ AREAS = {
     "wait": area_wait, "list": area_list, "rnd": area_rnd, "angle": area_angle,
     "errors": area_errors, "timing": area_timing, "strcmp": area_strcmp,
     "nesting": area_nesting, "cursor": area_cursor, "mixed": area_mixed,
-    "calc": area_calc, "edit": area_edit,
+    "calc": area_calc, "edit": area_edit, "labels": area_labels, "inkey": area_inkey,
 }
 AREA_NAMES = tuple(AREAS)
 
