@@ -14,6 +14,7 @@ from emulator.builtin.basic_errors import LINE
 from emulator.builtin.screen import COLS, ROWS
 from emulator.builtin.state_codec import transient
 from emulator.builtin.states import KEY_WAIT_STATES, Mode, State
+from emulator.builtin.terminal import CONTINUING
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.typed_codes import CHARS, SHIFTED
 from emulator.machine.key_matrix import KEY_BY_NAME
@@ -39,7 +40,6 @@ EDIT_LISTED_CELL = CYCLES["edit_listed_cell"]
 RUN_UP_DOWN_WORK = CYCLES["run_up_down_work"]
 CONTINUE_WORK = CYCLES["continue_work"]
 CONTINUE_CHAR = CYCLES["continue_char"]
-CONTINUING_KEYS = frozenset("+-*/")     # (terminal.CONTINUING, its unshifted keys)
 ERROR_RECALL_WORK = CYCLES["error_recall_work"]
 ERROR_RECALL_CHAR = CYCLES["error_recall_char"]
 SHOW_LINE_WORK = CYCLES["show_line_work"]
@@ -272,7 +272,8 @@ class Keys:
         if key in REPEAT_KEYS and term.error_lock and term.mode is Mode.RUN \
                 and term.error_cur is not None and term.recalled is not None:
             return ERROR_RECALL_WORK + ERROR_RECALL_CHAR * len(term.recalled.text)
-        if key in CONTINUING_KEYS and not term.shift and not line \
+        typed = SHIFTED.get(key) if term.shift else CHARS.get(key)
+        if typed in CONTINUING and not line \
                 and term.last_result is not None and self.editor.state.input_row is None:
             return CONTINUE_WORK + CONTINUE_CHAR * len(term.last_result)
         return None
