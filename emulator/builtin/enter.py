@@ -66,7 +66,8 @@ class TypedLines:
     def enter(self):
         data = bytes(self.editor.state.line)
         if not data.strip(b" "):
-            # ENTER on an empty line: a new prompt below (as the firmware does)
+            # ENTER on an empty line: a new prompt below, and no line to bring back
+            # (as the firmware does: CALC_enter_empty_ends_recall)
             row = self.editor.state.input_row
             if row is not None:
                 self.screen.row = row
@@ -74,6 +75,7 @@ class TypedLines:
                     # a line typed and deleted again leaves its row blank (GEN_input_8)
                     self.screen.clear_row(row, fill=NUL)
             scrolls, after_end = self.screen.scrolls, self.terminal.state.end_prompt
+            self.terminal.state.recalled = None     # LEFT/RIGHT bring nothing back now
             self.terminal.prompt()
             # after a program's end the new `>` is one too: DEF + letter's output starts
             # on its row (firmware engine, case DEF_after_end_and_enter)
