@@ -33,6 +33,9 @@ KEY_REPEAT_PER_CHAR = CYCLES["key_repeat_per_char"]
 # Keys whose work takes the firmware engine longer (cycles more than a typed digit,
 # from press to the next key wait): redrawing the whole display, listing a line.
 KEY_WORK = {key: CYCLES[f"key_work_{key.lower()}"] for key in ("CLS", "MODE", "DEL", "INS")}
+# DEL and INS on a typed line: work and work for each character after the cursor
+EDIT_KEY_WORK = {key: (CYCLES[f"key_work_{key.lower()}_line"], CYCLES[f"key_work_{key.lower()}_char"])
+                 for key in ("DEL", "INS")}
 PRO_LIST_WORK = CYCLES["pro_list_work"]
 EDIT_LISTED_WORK = CYCLES["edit_listed_work"]
 TYPING_SCROLL_WORK = CYCLES["typing_scroll"]
@@ -260,8 +263,14 @@ class Keys:
                     (self.interp.stopped_at is not None or term.error_at is not None):
                 return SHOW_LINE_WORK           # after a stop, as after an error
             return RUN_UP_DOWN_WORK
-        if key in ("DEL", "INS") and not line and term.list_addr is None:
-            return 0        # nothing to edit: as quick as a typed key (firmware engine)
+        if key in EDIT_KEY_WORK and term.list_addr is None and self.editor.live_units() is None:
+            # nothing under the cursor: as quick as a typed key; else the firmware
+            # redraws the characters after the cursor (firmware engine)
+            after = len(line) - self.editor.cursor() - 1
+            if after < 0:
+                return 0
+            work, per_char = EDIT_KEY_WORK[key]
+            return work + per_char * after
         if key in REPEAT_KEYS and term.mode is Mode.PRO and term.list_addr is not None \
                 and not line:
             # editing a listed line begins: the firmware takes time for each character
