@@ -97,6 +97,7 @@ def _build(cpu, mem, iram, bus):
     cycles = 0
     write_floor = 0
     end = 0  # the running budget's end, which a block's guard compares with
+    stopped = -1  # the PC the last run stopped at
     bank = None  # the bank named for the code window (a block checks it after a bus write)
     undocumented = cpu.undocumented
 
@@ -120,11 +121,10 @@ def _build(cpu, mem, iram, bus):
             "fixed_id": None, "window_ids": {}, "store": None}
 
     def cold(pc):
-        """Count a run of the entry point `pc` and, below HOT, interpret from it up to the
-        next jump, taken branch, call or return (the instructions of that straight run are
-        not entry points of their own: only the PC that code arrives at is counted); at HOT,
-        translate it. Returns the next PC, or None if the budget is used up or a block's
-        guard refuses the rest of it."""
+        """Count a run of the entry point `pc` and, below HOT, interpret the straight run
+        from it (the instructions of that run are not entry points of their own: only the
+        PC that code arrives at is counted); at HOT, translate it. Returns the next PC, or
+        None if the budget is used up or a block's guard refuses the rest of it."""
         if cycles >= end:
             return None
         row = counts[pc >> 8]
@@ -137,6 +137,11 @@ def _build(cpu, mem, iram, bus):
                 block = bind(block_code_, cellmap) if block_code_ else None
                 pages[pc >> 8][pc & 0xFF] = block
                 return block(pc) if block else dispatch[mem[pc]](pc)
+        return straight(pc)
+
+    def straight(pc):
+        """Interpret from `pc` up to the next jump, taken branch, call or return, or until
+        the budget is used up; return the next PC."""
         ops, m, strides = dispatch, mem, _STRIDES
         try:
             while True:
@@ -233,11 +238,15 @@ def _build(cpu, mem, iram, bus):
             pages[at], counts[at], sides[at] = banks[new]
 
     def run(budget):
-        nonlocal reg_pc, end
+        nonlocal reg_pc, end, stopped
         ops, m, pg = dispatch, mem, pages
         pc = reg_pc
         start = cycles
         end = start + budget
+        if pc == stopped and pg[pc >> 8][pc & 0xFF] is cold:
+            # the last run stopped inside a straight run (a slice ends at any instruction):
+            # it goes on uncounted, or every PC a slice happened to end at would become hot
+            pc = straight(pc)
         while True:
             try:
                 while True:  # a block's guard compares the cycles with the end itself
@@ -261,7 +270,7 @@ def _build(cpu, mem, iram, bus):
                 if retry is None:
                     raise
                 pc = retry
-        reg_pc = pc & 0xFFFF
+        reg_pc = stopped = pc & 0xFFFF
         return cycles - start
 
     hooks = {"run": run, "set_code_regions": set_code_regions, "set_code_bank": set_code_bank,

@@ -109,6 +109,24 @@ def test_blocks_are_made_and_used(monkeypatch):
     assert cpu.cycles >= 10_000
 
 
+def test_a_run_resumed_inside_a_straight_run_makes_no_block_there(monkeypatch):
+    monkeypatch.setattr(sc61860, "HOT", 2)
+    mem = bytearray(0x10000)
+    # 0x0100: 20 x INCP (2 cycles each); JP 0x0100 (6 cycles)
+    mem[0x100:0x117] = bytes([0x50] * 20 + [0x79, 0x01, 0x00])
+    cpu = SC61860(mem, None)
+    cpu.set_code_regions((0x0000, 0x0200))
+    cpu.pc = 0x100
+    stops = set()
+    for _ in range(300):  # budgets that end runs all over the straight run
+        cpu.run(7)
+        stops.add(cpu.pc)
+    pages = dict(zip(cpu._run.__code__.co_freevars, cpu._run.__closure__))["pages"].cell_contents
+    blocks = {pc for pc in range(0x100, 0x117) if callable(pages[0x01][pc & 0xFF])
+              and pages[0x01][pc & 0xFF].__name__.startswith("block_")}
+    assert len(stops) > 10 and blocks == {0x100}
+
+
 def test_dead_register_stores_are_dropped_only_when_overwritten_unread():
     nodes = [["while True:", [
         ["c = z = v == 0", []],  # both overwritten below before any read
