@@ -72,6 +72,7 @@ _STRIDES = [0x20000 if s.kind == "branch" else o.length for o, s in zip(OPS, SEM
 _BRANCHES = [s.kind == "branch" for s in SEMS]
 
 MISSING = object()  # no block known for an entry point yet
+_NO_MIRROR = (1, 0, 0)  # (first, last, xor) of a range no address is in
 
 
 def _wrapped_pc(pc):
@@ -99,13 +100,14 @@ def _build(cpu, mem, iram, bus):
     end = 0  # the running budget's end, which a block's guard compares with
     stopped = -1  # the PC the last run stopped at
     bank = None  # the bank named for the code window (a block checks it after a bus write)
+    mirror_first, mirror_last, mirror_xor = _NO_MIRROR  # see SC61860.mirror_writes
     undocumented = cpu.undocumented
 
     def cells():
         # Only its closure matters: it holds every state cell for the shell's properties
         # and for the generated functions.
         return (p, q, r, dp, reg_pc, c, z, d, cycles, write_floor, end, bus, mem, iram,
-                undocumented, bank)
+                undocumented, bank, mirror_first, mirror_last, mirror_xor)
 
     cellmap = dict(zip(cells.__code__.co_freevars, cells.__closure__))
     dispatch = [bind(code, cellmap) for code in _HANDLER_CODES]
@@ -317,6 +319,7 @@ class SC61860:
         # set_code_bank(bank): name the bank in the window (see set_code_regions)
         self.set_code_bank = hooks["set_code_bank"]
         self.implemented = frozenset(IMPLEMENTATIONS)
+        self._mirror = _NO_MIRROR
         renamed = {"reg_pc": "pc"}
         self._cells = {renamed.get(n, n): cell for n, cell in cellmap.items()}
 
@@ -348,10 +351,25 @@ class SC61860:
         self.iram[:] = [0] * 128
         self.p = self.q = self.r = self.dp = self.pc = self.c = self.z = self.d = 0
 
+    def mirror_writes(self, first, last, xor):
+        """Declare that the bus does nothing with a write to `first`..`last` (below the
+        write floor) but store the value at the address and at the address ^ `xor`: the
+        CPU then makes those two stores itself, without calling bus.write."""
+        self._mirror = (first, last, xor)
+        if self._cells["mem"].cell_contents is self.mem:
+            self._set_mirror(self._mirror)
+
+    def _set_mirror(self, mirror):
+        for name, value in zip(("mirror_first", "mirror_last", "mirror_xor"), mirror):
+            self._cells[name].cell_contents = value
+
     def watch_memory(self, view):
         """Read and write memory through `view` instead of `mem` (a debugger's object
-        that notes accesses, emulator/debug/firmware_target.py); None: `mem` again."""
+        that notes accesses, emulator/debug/firmware_target.py); None: `mem` again.
+        While a view is in place every write below the write floor goes to bus.write,
+        the mirrored ones too (the debugger notes them there)."""
         self._cells["mem"].cell_contents = self.mem if view is None else view
+        self._set_mirror(self._mirror if view is None else _NO_MIRROR)
 
     def step(self):
         """Execute one instruction; return its cycles. Every instruction costs at least
