@@ -357,11 +357,13 @@ class SC61860:
         CPU then makes those two stores itself, without calling bus.write."""
         self._mirror = (first, last, xor)
         if self._cells["mem"].cell_contents is self.mem:
-            self._set_mirror(self._mirror)
+            self._set_mirror(*self._mirror)
 
-    def _set_mirror(self, mirror):
-        for name, value in zip(("mirror_first", "mirror_last", "mirror_xor"), mirror):
-            self._cells[name].cell_contents = value
+    def _set_mirror(self, first, last, xor):
+        cells = self._cells
+        cells["mirror_first"].cell_contents = first
+        cells["mirror_last"].cell_contents = last
+        cells["mirror_xor"].cell_contents = xor
 
     def watch_memory(self, view):
         """Read and write memory through `view` instead of `mem` (a debugger's object
@@ -369,7 +371,7 @@ class SC61860:
         While a view is in place every write below the write floor goes to bus.write,
         the mirrored ones too (the debugger notes them there)."""
         self._cells["mem"].cell_contents = self.mem if view is None else view
-        self._set_mirror(self._mirror if view is None else _NO_MIRROR)
+        self._set_mirror(*(self._mirror if view is None else _NO_MIRROR))
 
     def step(self):
         """Execute one instruction; return its cycles. Every instruction costs at least
