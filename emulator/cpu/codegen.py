@@ -47,7 +47,8 @@ from emulator.cpu.disasm import disassemble
 # The state cells a generated function may assign (declared nonlocal when they appear).
 ASSIGNED = ("p", "q", "r", "dp", "c", "z", "d", "cycles")
 # Every name the factory defines: the builder must provide a cell for each one used.
-CELLS = ASSIGNED + ("mem", "iram", "bus", "write_floor", "end", "undocumented", "bank")
+CELLS = ASSIGNED + ("mem", "iram", "bus", "write_floor", "end", "undocumented", "bank",
+                    "mirror_first", "mirror_last", "mirror_xor")
 _PLACEHOLDER = re.compile(r"\b(n1|n2|n3|PC|NEXT)\b")
 _IDENT = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*\b")
 

@@ -9,9 +9,12 @@ I, J, A, B, XL, XH, YL, YH, K, L, M, N = range(12)
 
 
 def _store(addr, value):
-    """A data write: straight into mem above the write floor, else through the bus."""
+    """A data write: straight into mem above the write floor; below it into mem and its
+    mirror for the range the bus only mirrors (SC61860.mirror_writes), else through the bus."""
     return (f"if {addr} >= write_floor:", f"    mem[{addr}] = {value}", "else:",
-            f"    @bus.write({addr}, {value})")
+            f"    if mirror_first <= {addr} <= mirror_last:",
+            f"        mem[{addr}] = {value}", f"        mem[{addr} ^ mirror_xor] = {value}",
+            "    else:", f"        @bus.write({addr}, {value})")
 
 
 def _xy_step(low, delta, access):

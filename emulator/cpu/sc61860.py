@@ -72,6 +72,7 @@ _STRIDES = [0x20000 if s.kind == "branch" else o.length for o, s in zip(OPS, SEM
 _BRANCHES = [s.kind == "branch" for s in SEMS]
 
 MISSING = object()  # no block known for an entry point yet
+_NO_MIRROR = (1, 0, 0)  # (first, last, xor) of a range no address is in
 
 
 def _wrapped_pc(pc):
@@ -97,14 +98,16 @@ def _build(cpu, mem, iram, bus):
     cycles = 0
     write_floor = 0
     end = 0  # the running budget's end, which a block's guard compares with
+    stopped = -1  # the PC the last run stopped at
     bank = None  # the bank named for the code window (a block checks it after a bus write)
+    mirror_first, mirror_last, mirror_xor = _NO_MIRROR  # see SC61860.mirror_writes
     undocumented = cpu.undocumented
 
     def cells():
         # Only its closure matters: it holds every state cell for the shell's properties
         # and for the generated functions.
         return (p, q, r, dp, reg_pc, c, z, d, cycles, write_floor, end, bus, mem, iram,
-                undocumented, bank)
+                undocumented, bank, mirror_first, mirror_last, mirror_xor)
 
     cellmap = dict(zip(cells.__code__.co_freevars, cells.__closure__))
     dispatch = [bind(code, cellmap) for code in _HANDLER_CODES]
@@ -120,11 +123,10 @@ def _build(cpu, mem, iram, bus):
             "fixed_id": None, "window_ids": {}, "store": None}
 
     def cold(pc):
-        """Count a run of the entry point `pc` and, below HOT, interpret from it up to the
-        next jump, taken branch, call or return (the instructions of that straight run are
-        not entry points of their own: only the PC that code arrives at is counted); at HOT,
-        translate it. Returns the next PC, or None if the budget is used up or a block's
-        guard refuses the rest of it."""
+        """Count a run of the entry point `pc` and, below HOT, interpret the straight run
+        from it (the instructions of that run are not entry points of their own: only the
+        PC that code arrives at is counted); at HOT, translate it. Returns the next PC, or
+        None if the budget is used up or a block's guard refuses the rest of it."""
         if cycles >= end:
             return None
         row = counts[pc >> 8]
@@ -137,6 +139,11 @@ def _build(cpu, mem, iram, bus):
                 block = bind(block_code_, cellmap) if block_code_ else None
                 pages[pc >> 8][pc & 0xFF] = block
                 return block(pc) if block else dispatch[mem[pc]](pc)
+        return straight(pc)
+
+    def straight(pc):
+        """Interpret from `pc` up to the next jump, taken branch, call or return, or until
+        the budget is used up; return the next PC."""
         ops, m, strides = dispatch, mem, _STRIDES
         try:
             while True:
@@ -233,11 +240,15 @@ def _build(cpu, mem, iram, bus):
             pages[at], counts[at], sides[at] = banks[new]
 
     def run(budget):
-        nonlocal reg_pc, end
+        nonlocal reg_pc, end, stopped
         ops, m, pg = dispatch, mem, pages
         pc = reg_pc
         start = cycles
         end = start + budget
+        if pc == stopped and pg[pc >> 8][pc & 0xFF] is cold:
+            # the last run stopped inside a straight run (a slice ends at any instruction):
+            # it goes on uncounted, or every PC a slice happened to end at would become hot
+            pc = straight(pc)
         while True:
             try:
                 while True:  # a block's guard compares the cycles with the end itself
@@ -261,7 +272,7 @@ def _build(cpu, mem, iram, bus):
                 if retry is None:
                     raise
                 pc = retry
-        reg_pc = pc & 0xFFFF
+        reg_pc = stopped = pc & 0xFFFF
         return cycles - start
 
     hooks = {"run": run, "set_code_regions": set_code_regions, "set_code_bank": set_code_bank,
@@ -308,6 +319,7 @@ class SC61860:
         # set_code_bank(bank): name the bank in the window (see set_code_regions)
         self.set_code_bank = hooks["set_code_bank"]
         self.implemented = frozenset(IMPLEMENTATIONS)
+        self._mirror = _NO_MIRROR
         renamed = {"reg_pc": "pc"}
         self._cells = {renamed.get(n, n): cell for n, cell in cellmap.items()}
 
@@ -339,10 +351,27 @@ class SC61860:
         self.iram[:] = [0] * 128
         self.p = self.q = self.r = self.dp = self.pc = self.c = self.z = self.d = 0
 
+    def mirror_writes(self, first, last, xor):
+        """Declare that the bus does nothing with a write to `first`..`last` (below the
+        write floor) but store the value at the address and at the address ^ `xor`: the
+        CPU then makes those two stores itself, without calling bus.write."""
+        self._mirror = (first, last, xor)
+        if self._cells["mem"].cell_contents is self.mem:
+            self._set_mirror(*self._mirror)
+
+    def _set_mirror(self, first, last, xor):
+        cells = self._cells
+        cells["mirror_first"].cell_contents = first
+        cells["mirror_last"].cell_contents = last
+        cells["mirror_xor"].cell_contents = xor
+
     def watch_memory(self, view):
         """Read and write memory through `view` instead of `mem` (a debugger's object
-        that notes accesses, emulator/debug/firmware_target.py); None: `mem` again."""
+        that notes accesses, emulator/debug/firmware_target.py); None: `mem` again.
+        While a view is in place every write below the write floor goes to bus.write,
+        the mirrored ones too (the debugger notes them there)."""
         self._cells["mem"].cell_contents = self.mem if view is None else view
+        self._set_mirror(*(self._mirror if view is None else _NO_MIRROR))
 
     def step(self):
         """Execute one instruction; return its cycles. Every instruction costs at least

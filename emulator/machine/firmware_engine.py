@@ -34,6 +34,7 @@ class FirmwareEngine:
         self.machine = machine
         self.cpu = SC61860(machine.mem, machine.bus)
         self.cpu.write_floor = machine.bus.write_floor
+        self.cpu.mirror_writes(*machine.bus.mirrored)
         self._counter = self.cpu.cycle_counter()
         # what run() runs the CPU with: a debugger puts its instruction-by-instruction
         # runner here while it has something to watch (emulator/debug/firmware_target.py)

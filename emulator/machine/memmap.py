@@ -89,6 +89,10 @@ class Bus:
         self.reset()
         self.write = self._fast_write()
 
+    # writes there do nothing but store the byte and its mirror (what `write` does first),
+    # which the CPU may do itself (SC61860.mirror_writes)
+    mirrored = (LCD_BASE, LCD_LAST, LCD_MIRROR)
+
     def _fast_write(self):
         """`write` as a closure: the firmware's system variables live in the LCD region, so
         its mirrored store is made here without the page table's second call."""

@@ -14,6 +14,7 @@ FIXED = (0x0000, 0x1000)
 WINDOW = (0x4000, 0x5000)
 BANK_REGISTER = 0x3400
 WRITE_FLOOR = 0x8000
+MIRRORED = (0x2000, 0x2FFF, 0x100)  # writes the CPU makes itself, with their mirror
 
 
 class Bus:
@@ -70,6 +71,7 @@ def machine(seed, translate):
     cpu = SC61860(mem, bus)
     bus.cpu = cpu
     cpu.write_floor = WRITE_FLOOR
+    cpu.mirror_writes(*MIRRORED)
     if translate:
         cpu.set_code_regions(FIXED, WINDOW)
         cpu.set_code_bank(0)
@@ -107,6 +109,49 @@ def test_blocks_are_made_and_used(monkeypatch):
     # the loop at 0x0103 got hot first; its block follows JP 0x0100 round to itself
     assert pages[0x01][0x03].__name__ == "block_0103"
     assert cpu.cycles >= 10_000
+
+
+def test_a_run_resumed_inside_a_straight_run_makes_no_block_there(monkeypatch):
+    monkeypatch.setattr(sc61860, "HOT", 2)
+    mem = bytearray(0x10000)
+    # 0x0100: 20 x INCP (2 cycles each); JP 0x0100 (6 cycles)
+    mem[0x100:0x117] = bytes([0x50] * 20 + [0x79, 0x01, 0x00])
+    cpu = SC61860(mem, None)
+    cpu.set_code_regions((0x0000, 0x0200))
+    cpu.pc = 0x100
+    stops = set()
+    for _ in range(300):  # budgets that end runs all over the straight run
+        cpu.run(7)
+        stops.add(cpu.pc)
+    pages = dict(zip(cpu._run.__code__.co_freevars, cpu._run.__closure__))["pages"].cell_contents
+    blocks = {pc for pc in range(0x100, 0x117) if callable(pages[0x01][pc & 0xFF])
+              and pages[0x01][pc & 0xFF].__name__.startswith("block_")}
+    assert len(stops) > 10 and blocks == {0x100}
+
+
+@pytest.mark.parametrize("translate", [False, True])
+def test_a_write_to_the_mirrored_range_stores_both_bytes_without_the_bus(translate, monkeypatch):
+    monkeypatch.setattr(sc61860, "HOT", 2)
+    mem = bytearray(0x10000)
+    # 0x0100: LIDP 0x2E80; LIA 0x5A; STD; LIDP 0x3000; STD; JP 0x0100
+    mem[0x100:0x10D] = bytes([0x10, 0x2E, 0x80, 0x02, 0x5A, 0x52, 0x10, 0x30, 0x00, 0x52,
+                              0x79, 0x01, 0x00])
+    bus = Bus(mem, [bytes(WINDOW[1] - WINDOW[0])] * 2)
+    cpu = bus.cpu = SC61860(mem, bus)
+    cpu.write_floor = WRITE_FLOOR
+    cpu.mirror_writes(*MIRRORED)
+    if translate:
+        cpu.set_code_regions((0x0000, 0x0200))
+    cpu.pc = 0x100
+    for _ in range(20):
+        cpu.run(50)
+    assert mem[0x2E80] == mem[0x2F80] == 0x5A
+    # only the write outside the range reached the bus
+    assert {entry[1:] for entry in bus.log} == {("write", 0x3000, 0x5A)}
+    bus.log.clear()
+    cpu.watch_memory(memoryview(mem))  # a debugger's view: every write goes to the bus again
+    cpu.run(50)
+    assert ("write", 0x2E80, 0x5A) in {entry[1:] for entry in bus.log}
 
 
 def test_dead_register_stores_are_dropped_only_when_overwritten_unread():
