@@ -515,6 +515,15 @@ def acs(a, mode):
 EXP_PLUS = " "
 
 
+def shown(value):
+    """The value as the display shows it, in PRINT and in USING alike: its 10 stored
+    digits (USING "##.############" shows 2/3 as 0.666666666700: case USING_ten_digits)."""
+    try:
+        return stored(value)
+    except BasicError:          # rounding 9.9999999999E99 up would leave the range
+        return fit(value, _LITERAL)
+
+
 def format_number(value):
     """The number as the firmware displays it: `2.`, `0.5`, `3.333333333E-01`,
     `0.000000001`, `1.23456789E 25`.
@@ -523,10 +532,7 @@ def format_number(value):
     below 1) fit the 10-digit field; integers end in `.`. Otherwise E notation with
     the full mantissa and a two-digit exponent.
     """
-    try:
-        value = stored(value)
-    except BasicError:          # rounding 9.9999999999E99 up would leave the range
-        value = fit(value, _LITERAL)
+    value = shown(value)
     if not value:
         return "0."
     sign = "-" if value < 0 else ""

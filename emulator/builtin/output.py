@@ -86,41 +86,56 @@ def _cut(value, places):
         raise BasicError(USING) from None
 
 
+# USING places the firmware engine keeps at most: 11 `#` before the point (sign place
+# included), 12 after it, 9 after it with `^`; more are ignored (case USING_place_limits).
+MAX_WHOLE_PLACES = 11
+MAX_DECIMAL_PLACES = 12
+MAX_EXPONENT_DECIMALS = 9
+
+
+def _with_point(cut, point):
+    """The digits of a cut value; a format with a point shows it even with no
+    decimals after it (`##.` shows 0.5 as ` 0.`, `##.^` -1.5 as `-1.E 00`)."""
+    digits = f"{abs(cut):f}".encode("ascii")
+    return digits + b"." if point and b"." not in digits else digits
+
+
 def _format_exponent(fmt, value):
     """USING with `^`: one digit before the point, the format's decimals, then E and
     a signed two-digit exponent (`##.##^` shows 1234.5 as ` 1.23E 03`)."""
-    places = fmt.partition(b".")[2].count(b"#")
+    _, point, tail = fmt.partition(b".")
+    places = min(tail.count(b"#"), MAX_EXPONENT_DECIMALS)
     if not value:
         mantissa, exp = Decimal(0), 0
     else:
         exp = value.adjusted()
         mantissa = value.scaleb(-exp)
     cut = _cut(mantissa, places)
-    digits = f"{abs(cut):f}".encode("ascii")
     mark = b"-" if exp < 0 else b" "
-    return (b"-" if cut < 0 else b" ") + digits + b"E" + mark + b"%02d" % abs(exp)
+    return (b"-" if cut < 0 else b" ") + _with_point(cut, point) + b"E" + mark + b"%02d" % abs(exp)
 
 
 def _format_using(fmt, value):
     """PRINT USING: `#` places (the first one holds the sign), `.` the point, `&`
-    string places; digits past the format are cut (12.345 in ###.## is 12.34); a
-    number that does not fit is ERROR 7 (1.005 in #.##, -5 in #), as on the
-    firmware engine."""
+    string places; the number's 10 shown digits, and those past the format cut
+    (12.345 in ###.## is 12.34); a number that does not fit is ERROR 7 (1.005 in #.##,
+    -5 in #), as on the firmware engine."""
     if isinstance(value, bytes):
         width = fmt.count(b"&") or len(value)
         return value[:width].ljust(width)
+    value = bcd.shown(value)
     if fmt.endswith(b"^"):
         return _format_exponent(fmt, value)
     head, point, tail = fmt.partition(b".")
-    places = tail.count(b"#")
+    whole_places = min(head.count(b"#"), MAX_WHOLE_PLACES)
+    places = min(tail.count(b"#"), MAX_DECIMAL_PLACES)
     cut = _cut(value, places)
-    digits = f"{abs(cut):f}".encode("ascii")
-    whole = digits.split(b".")[0]
-    if len(whole) + 1 > head.count(b"#"):
+    digits = _with_point(cut, point)
+    if len(digits.split(b".")[0]) + 1 > whole_places:
         raise BasicError(USING)
     # a negative number cut to zero keeps its sign: -0.005 in ###.## is -0.00
-    text = (b"-" if value < 0 else b"") + (digits if point else whole)
-    return text.rjust(len(head) + (1 + len(tail) if point else 0))
+    text = (b"-" if value < 0 else b"") + digits
+    return text.rjust(whole_places + (1 + places if point else 0))
 
 
 def print_fields(it):
