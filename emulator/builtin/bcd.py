@@ -67,6 +67,10 @@ _QUARTER = {DEG: Decimal(90), GRAD: Decimal(100), RAD: _HI.divide(PI, 2)}
 # SIN 1E10, RADIAN SIN 1.745329252E8; GRAD SIN 1E10 is 9E9 degrees and fine: firmware
 # engine, case TRIG_angle_limit).
 _MAX_QUARTERS = Decimal("1E10") / 90
+# RADIAN SIN, COS and TAN turn the angle into degrees with the machine's PI first, kept to
+# 11 digits: RADIAN COS 180 is COS 10313.240312 degrees, -0.598460074 (not -5.984600691E-01),
+# RADIAN TAN(PI/2) is TAN 90, ERROR 2 (firmware engine, case TRIG_radian_in_degrees).
+_RAD_TO_DEG = Context(prec=11, rounding=ROUND_HALF_UP, Emax=999, Emin=-999, traps=_TRAPS)
 
 
 def fit(value, context=_WORK):
@@ -291,12 +295,19 @@ def div(a, b):
         raise BasicError(CALC) from None
 
 
+_LOG_RANGE = Decimal(10) ** (MAX_EXP + 1)
+
+
 @_guard
 def power(a, b):
-    """a ^ b. A negative base needs an integer exponent; 0 ^ b needs b > 0."""
+    """a ^ b. A negative base needs an integer exponent; 0 ^ b needs b > 0. The
+    firmware goes through b * LOG a: when that is beyond the range the result is ERROR 2
+    even if it would be 0 (1E-99^1E99, 1E-10^1E99; 1E-9^1E99 is 0: case POWER_log_range)."""
     if not a:
         if b > 0:
             return ZERO
+        raise BasicError(CALC)
+    if abs(_HI.multiply(b, _HI.log10(abs(a)))) >= _LOG_RANGE:
         raise BasicError(CALC)
     if b == b.to_integral_value():
         return _HI.power(a, int(b)) if abs(b) < 1000000 else _HI.power(a, b)
@@ -413,9 +424,11 @@ def _cos_series(x):
 def _sin_cos(angle, mode):
     """(sin, cos) of an angle in the given unit.
 
-    The angle is reduced by whole quarter turns; in DEG and GRAD that reduction is
+    The angle (in RAD first turned into degrees) is reduced by whole quarter turns in
     exact decimal arithmetic, so COS 90 is exactly 0 and SIN 30 exactly 0.5.
     """
+    if mode == RAD:
+        angle, mode = _RAD_TO_DEG.plus(_HI.divide(_HI.multiply(angle, 180), PI)), DEG
     quarter = _QUARTER[mode]
     quarters = _HI.divide(angle, quarter)
     if abs(quarters) >= _MAX_QUARTERS:
