@@ -86,6 +86,7 @@ class TypedLines:
     def enter_now(self, value):
         """ENTER's time has passed: the typed line runs or is stored; or, with
         `value`, a typed calculation's value shows."""
+        self.screen.state.open_line = None     # (key_dispatch: typed at a PRINT wait)
         if value is not None:
             self._show_value(value)
             return
@@ -235,6 +236,7 @@ class TypedLines:
             text = bcd.format_number(value).encode("ascii")
             terminal.message(text, right=True)
             terminal.state.last_result = text.replace(b" ", b"")
+            terminal.state.result_typed = True
 
     def _assignment_target(self):
         """If the line is `var = ...`, the variable's reference (position after it)."""

@@ -314,10 +314,14 @@ def show(it, text, open_end):
         screen.col = col
 
 
-def display_wait(it):
-    """After PRINT: wait for ENTER, or WAIT n/64 seconds."""
+def display_wait(it, answer=None):
+    """After PRINT: wait for ENTER, or WAIT n/64 seconds. A PRINT that made a number
+    the last answer (`answer`) waits with it as a result: + - * / ^ typed first there
+    go on from it (PRINT 5;7, then - shows `5.-`: case PRINT_wait_continues_answer)."""
     if it.wait is None:
-        it.pending = ("enter",)         # (under TRON, DOWN goes on too)
+        result = None if answer is None else \
+            bcd.format_number(answer).replace(" ", "").encode("ascii")
+        it.pending = ("enter", result)      # (under TRON, DOWN goes on too)
     elif it.wait:
         it.pending = ("delay", it.wait * WAIT_UNIT)
 
@@ -339,7 +343,7 @@ def stmt_print(it):
         show(it, layout(segments, open_end or it.cursor is not None or it.screen.col > 0),
              open_end)
     # the firmware waits after `PRINT "A";` too; the next PRINT continues the line
-    display_wait(it)
+    display_wait(it, answer)
 
 
 def stmt_pause(it):

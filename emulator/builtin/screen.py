@@ -96,9 +96,10 @@ class ScreenState:
     col: int = 0            # where PRINT goes on after a trailing `;`
     done: bool = False      # the output line is finished: output goes on below it
     scrolls: int = 0        # how often the display scrolled (PRINT's time depends on it)
-    # a PRINT line left open by `;` when INPUT asked below it: (row, col, scrolls
-    # then); the next PRINT goes on there (firmware engine, case INPUT_after_open_print)
-    open_line: tuple[int, int, int] | None = None
+    # a PRINT line left open by `;` when INPUT asked below it: (row, col); the next
+    # PRINT goes on in that cell even if the questions scrolled the display since
+    # (firmware engine, cases INPUT_after_open_print, INPUT_open_line_stays_in_its_row)
+    open_line: tuple[int, int] | None = None
 
 
 def _state_field(name):
@@ -202,17 +203,15 @@ class Screen:
     def keep_open_line(self):
         """INPUT asks below the output line: if PRINT left it open, keep its place."""
         if self.col and self.state.open_line is None:
-            self.state.open_line = (self.row, self.col, self.scrolls)
+            self.state.open_line = (self.row, self.col)
 
     def resume_open_line(self):
-        """PRINT after INPUT goes on in the line a `;` left open, unless it has
-        scrolled off."""
+        """PRINT after INPUT goes on at the cell where a `;` left the line open: the
+        same row and column of the display, whatever has scrolled into it."""
         kept, self.state.open_line = self.state.open_line, None
         if kept is not None:
-            row, col, scrolls = kept
-            row -= self.scrolls - scrolls
-            if row >= 0:
-                self.row, self.col, self.done = row, col, False
+            self.row, self.col = kept
+            self.done = False
 
     def begin_line(self):
         """Where PRINT starts: the output line, or the next one if it is finished
