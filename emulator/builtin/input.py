@@ -88,6 +88,7 @@ class InputLine:
             prompt, keep, ref = st.items[0]
             if not (keep and prompt is not None):
                 st.items[0] = InputItem(None, True, ref)
+            self.screen.move_open_line(st.top)
             self._ask_again()
             return
         if self.editor.edit(key, code):
@@ -158,7 +159,8 @@ class InputLine:
     def _done(self):
         st = self.state
         interp = self.interp
-        _prompt, _keep, ref = st.items.pop(0)
+        item = st.items.pop(0)
+        ref = item.ref
         screen = self.screen
         prompt = st.prompt if st.keep or not self.editor.state.line else b""
         self.show(prompt + bytes(self.editor.state.line) + bytes([NUL]))     # the cursor goes
@@ -183,24 +185,26 @@ class InputLine:
                 else bytes(data).partition(b'"')[0]
             interp.vars.store(ref, value)
         except BasicError as err:
-            self._refuse(err.code, ref, data)
+            self._refuse(err.code, item, data)
             return
         if st.items:
             self.ask()
         else:
             self.core.state = State.RUNNING
 
-    def _refuse(self, code, ref, data):
+    def _refuse(self, code, item, data):
         """An answer that is no value of the variable's kind: the firmware shows `ERROR n`
-        below it and, once CLS is pressed, asks for the same variable again with `?` on
-        the answer's row; LEFT or RIGHT instead bring the answer back there, the cursor
-        at its end (cases GEN_input_6, INPUT_refused_answer, INPUT_refused_answer_recalled)."""
+        below it and, once CLS is pressed, asks for the same variable again on the
+        answer's row, a `;` prompt as it was, any other with `?`; LEFT or RIGHT instead
+        bring the answer back there (after a `;` prompt), the cursor at its end (cases
+        GEN_input_6, INPUT_refused_answer, INPUT_refused_answer_recalled,
+        INPUT_refused_answer_keeps_prompt)."""
         st = self.state
         st.refused = bytes(data)
         scrolls = self.screen.scrolls
         self.terminal.message(b"ERROR %d" % code)
         st.top = max(0, st.top - (self.screen.scrolls - scrolls))
-        st.items.insert(0, InputItem(None, True, ref))
+        st.items.insert(0, InputItem(item.prompt if item.keep else None, True, item.ref))
         st.retry = True
 
     def _ask_again(self, recall=False):
@@ -212,7 +216,6 @@ class InputLine:
         screen.row, screen.col, screen.done = st.top, 0, False
         self.ask()
         if recall:
-            st.keep = False                 # the `?` goes, as at the first key
             self.editor.set_line(st.refused)
-            text = self.editor.typing_text()
+            text = (st.prompt if st.keep else b"") + self.editor.typing_text()
             self._end_cursor(text, self.show(text))

@@ -205,6 +205,13 @@ class Screen:
         if self.col and self.state.open_line is None:
             self.state.open_line = (self.row, self.col)
 
+    def move_open_line(self, row):
+        """CLS while an INPUT answer is typed: a line left open is now open at the start
+        of the question's row, and the next PRINT writes there over the question
+        (firmware engine, case INPUT_cls_moves_open_line)."""
+        if self.state.open_line is not None:
+            self.state.open_line = (row, 0)
+
     def resume_open_line(self):
         """PRINT after INPUT goes on at the cell where a `;` left the line open: the
         same row and column of the display, whatever has scrolled into it."""
