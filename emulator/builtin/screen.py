@@ -181,7 +181,9 @@ class Screen:
         self.state.open_line = None
 
     def scroll(self):
-        """Move every line (dots included) up one and blank the bottom line."""
+        """Move every line (dots included, columns 0-5 too) up one and blank the
+        bottom line, columns 0-5 too (firmware engine: a dot there moves up and does
+        not stay behind, case SCROLL_moves_left_columns)."""
         mem = self.mem
         self.scrolls += 1
         for row in range(ROWS - 1):
@@ -189,7 +191,7 @@ class Screen:
                 mem[dst] = mem[dst + MIRROR] = mem[src]
         mem[TEXT_BUFFER:TEXT_BUFFER + COLS * (ROWS - 1)] = \
             mem[TEXT_BUFFER + COLS:TEXT_BUFFER + COLS * ROWS]
-        self.clear_row(ROWS - 1)
+        self.clear_row(ROWS - 1, first=0)
 
     def next_line(self):
         """Move the output line down one, scrolling at the bottom."""
