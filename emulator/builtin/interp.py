@@ -44,6 +44,12 @@ from emulator.builtin.token_codes import CODES
 from emulator.builtin.vars import NUM, Variables
 from pc1360.facts import CR, END_MARK, END_PTR, LINE_POINTER, LINE_REF, MAX_LINE, PREFIX, QUOTE
 
+# READ's search for a DATA line: each line passed, and each unit of it (a keyword or a
+# character), and the step from a DATA line whose items are used up to the next line
+DATA_LINE_PASSED = CYCLES["data_line_passed"]
+DATA_LINE_UNIT = CYCLES["data_line_unit"]
+DATA_NEXT_LINE = CYCLES["data_next_line"]
+_DATA = CODES["DATA"]
 TRACE_CYCLES = CYCLES["trace"]      # TRON's `line:` (and DOWN's stepping) ...
 TRACE_SCROLL_CYCLES = CYCLES["trace_scroll"]    # ... and its scrolling on the bottom line
 FOR_LIMIT = 5               # nesting limits (docs/basic_language.md §3.3)
@@ -393,46 +399,32 @@ class Interpreter(Scanner):
     # ------------------------------------------------------------ DATA
 
     def next_data_item(self):
-        """Position `self.pos` on the next DATA item; ERROR 5 when none is left (as
-        the firmware engine reports it)."""
+        """Position `self.data_pos` on the next DATA item; ERROR 5 when none is left (as
+        the firmware engine reports it). Only a line whose first statement is DATA holds
+        items, and they end at its first `:`: `A=1:DATA 5` and the second DATA of
+        `DATA 5:DATA 6` are never read (firmware engine, case READ_data_starts_line).
+        The search takes time for each line it passes (as measured there)."""
         mem = self.mem
         pos = self.data_pos
-        if pos is not None and mem[pos] == 0x2C:
-            self.data_pos = pos + 1
-            return
-        data = CODES["DATA"]
-        saved = self.pos
-        lines = self.program.lines()
         if pos is not None:
-            # finish the current line first: another DATA may follow on it
-            self.pos = pos
-            found = self._find_token_in_line(data)
-            if found is not None:
-                self.pos = saved
-                self.data_pos = found
+            if mem[pos] == 0x2C:
+                self.data_pos = pos + 1
                 return
-            end = self.program.end
-            lines = ((n, a) for n, a in self.program.lines() if a > pos and a < end)
-        for _number, addr in lines:
-            self.pos = addr + 3
-            found = self._find_token_in_line(data)
-            if found is not None:
-                self.pos = saved
-                self.data_pos = found
+            if mem[pos] == PREFIX and mem[pos + 1] == _DATA:    # RESTORE n's DATA line
+                self.data_pos = pos + 2
                 return
-        self.pos = saved
+            if mem[pos] in (0x3A, CR):
+                self.cost += DATA_NEXT_LINE         # a DATA line's items are used up
+            else:
+                self.cost += _passed_line_cost(mem, pos - 3)    # RESTORE n's other line
+        for _number, addr in self.program.lines():
+            if pos is not None and addr <= pos:
+                continue
+            if mem[addr + 3] == PREFIX and mem[addr + 4] == _DATA:
+                self.data_pos = addr + 5
+                return
+            self.cost += _passed_line_cost(mem, addr)
         raise BasicError(NESTING)
-
-    def _find_token_in_line(self, code):
-        """From self.pos, the position after the next `FE code` on this line, or None."""
-        mem = self.mem
-        while mem[self.pos] != CR:
-            if mem[self.pos] == PREFIX and mem[self.pos + 1] == code:
-                return self.pos + 2
-            self.skip_statement()
-            if mem[self.pos] == 0x3A:
-                self.pos += 1
-        return None
 
 
 def _state_field(name):
@@ -444,3 +436,10 @@ def _state_field(name):
 
 for _field in fields(RunState):
     setattr(Interpreter, _field.name, _state_field(_field.name))
+
+
+def _passed_line_cost(mem, addr):
+    """The time READ's search takes to pass the line at `addr`: a figure for the line
+    and one for each unit of its body (a keyword's two bytes are one unit)."""
+    body = mem[addr + 3:addr + 2 + mem[addr + 2]]       # (without its CR)
+    return DATA_LINE_PASSED + DATA_LINE_UNIT * (len(body) - body.count(PREFIX))
