@@ -292,4 +292,9 @@ class Runtime:
         interp.running = False
         interp.pending = None
         self.core.state = State.IDLE
+        scrolls = self.screen.scrolls
         self.terminal.show_error(code, line, at)
+        # an error message that scrolls takes a scroll's time before the key wait, as
+        # the end's `>` does (firmware engine: CURSOR 0,3:PRINT 1:GOTO 100 46600 cycles
+        # later than CURSOR 0,2:PRINT 1:GOTO 100 against 7000)
+        self.terminal.state.draw_work += (self.screen.scrolls - scrolls) * SCROLL_CYCLES
