@@ -44,6 +44,7 @@ PRINT_TOP_AFTER_CLS_CYCLES = CYCLES["print_top_after_cls"]
 PRINT_AT_CURSOR_SAVING = CYCLES["print_at_cursor_saving"]   # PRINT at a CURSOR starts no line
 PRINT_ITEM_CYCLES = CYCLES["print_item"]        # every item after the first
 PRINT_NUMBER_CYCLES = CYCLES["print_number"]    # every number shown (USING or not)
+PRINT_ALONE_CYCLES = CYCLES["print_alone"]      # a lone number's right-alignment
 CURSOR_CELL_SAVING = CYCLES["cursor_cell_saving"]   # CURSOR n against CURSOR x,y
 HALF = COLS // 2
 TEXT_CURSOR = 0xFD09        # CURSOR x, y (docs/stored_format.md §2.3)
@@ -201,6 +202,11 @@ def _aligned(number, width):
     return number.rjust(width, b"\x00")
 
 
+def lone_number(segments, open_end):
+    """True if PRINT's items are one number that starts its row: it is right-aligned."""
+    return len(segments) == 1 and len(segments[0]) == 1 and segments[0][0][1] and not open_end
+
+
 def layout(segments, open_end=False):
     """The text of one PRINT: a lone number (or USING number) right-aligned unless a
     `;` ends the list; with `,` every item gets a 12-character field (cut to it, a
@@ -209,7 +215,7 @@ def layout(segments, open_end=False):
     NULs, " 1.", spaces, "2.".)"""
     if len(segments) == 1:
         items = segments[0]
-        if len(items) == 1 and items[0][1] and not open_end:
+        if lone_number(segments, open_end):
             return _aligned(items[0][0], COLS)
         return b"".join(text for text, _ in items)
     text = b"".join(field.ljust(HALF) for field in _fields(segments))
@@ -286,8 +292,8 @@ def show(it, text, open_end):
         else:
             it.cursor = None
         return
-    # (a lone number's right-alignment blanks take no time: PRINT I as PRINT "X";I;
-    # nor do the blanks that fill the row after the last `,` field)
+    # (a lone number's right-alignment blanks are print_alone's, not characters';
+    # the blanks that fill the row after the last `,` field take no time)
     it.cost += len(text.strip(b" \x00")) * PRINT_CHAR_CYCLES
     if open_end and not text:
         text = b"\x00"     # `PRINT "";` leaves a NUL cell (firmware engine, GEN_timing_1)
@@ -340,8 +346,10 @@ def stmt_print(it):
         it.cost += (len(items) - 1) * PRINT_ITEM_CYCLES + sum(items) * PRINT_NUMBER_CYCLES
         # a lone number is right-aligned only when it starts the row: after
         # `PRINT "X";` PRINT 5 shows X5. (firmware engine)
-        show(it, layout(segments, open_end or it.cursor is not None or it.screen.col > 0),
-             open_end)
+        joined = open_end or it.cursor is not None or it.screen.col > 0
+        if lone_number(segments, joined):
+            it.cost += PRINT_ALONE_CYCLES
+        show(it, layout(segments, joined), open_end)
     # the firmware waits after `PRINT "A";` too; the next PRINT continues the line
     display_wait(it, answer)
 
