@@ -44,10 +44,12 @@ from emulator.builtin.token_codes import CODES
 from emulator.builtin.vars import NUM, Variables
 from pc1360.facts import CR, END_MARK, END_PTR, LINE_POINTER, LINE_REF, MAX_LINE, PREFIX, QUOTE
 
-# READ's search for a DATA line: each line passed, and each unit of it (a keyword or a
-# character), and the step from a DATA line whose items are used up to the next line
+# each unit (a keyword or a character) of a line the firmware steps over: REM's and a
+# false IF's rest of the line, each line READ's search for DATA passes
+LINE_SCAN_UNIT = CYCLES["line_scan_unit"]
+# READ's search: each line passed besides its units, and the step from a DATA line
+# whose items are used up to the next line
 DATA_LINE_PASSED = CYCLES["data_line_passed"]
-DATA_LINE_UNIT = CYCLES["data_line_unit"]
 DATA_NEXT_LINE = CYCLES["data_next_line"]
 _DATA = CODES["DATA"]
 TRACE_CYCLES = CYCLES["trace"]      # TRON's `line:` (and DOWN's stepping) ...
@@ -347,17 +349,19 @@ class Interpreter(Scanner):
         state.gosub_stack.append(Return(state.pos, state.line, state.line_addr))
 
     def skip_line(self):
-        """Go to the end of the current line (REM, a false IF)."""
+        """Go to the end of the current line (REM, a false IF), taking the time the
+        firmware takes to step over each unit of what is skipped (LINE_SCAN_UNIT)."""
         state = self.state
         mem = self.mem
         line_addr = state.line_addr
         if line_addr is not None:
-            state.pos = line_addr + 2 + mem[line_addr + 2]
-            return
-        pos = state.pos
-        while mem[pos] != CR:
-            pos += 1
-        state.pos = pos
+            end = line_addr + 2 + mem[line_addr + 2]
+        else:
+            end = state.pos
+            while mem[end] != CR:
+                end += 1
+        self.cost += LINE_SCAN_UNIT * _units(mem[state.pos:end])
+        state.pos = end
 
     def skip_statement(self):
         """Go to the next ':' or the end of the line, stepping over strings, keyword
@@ -440,6 +444,10 @@ for _field in fields(RunState):
 
 def _passed_line_cost(mem, addr):
     """The time READ's search takes to pass the line at `addr`: a figure for the line
-    and one for each unit of its body (a keyword's two bytes are one unit)."""
-    body = mem[addr + 3:addr + 2 + mem[addr + 2]]       # (without its CR)
-    return DATA_LINE_PASSED + DATA_LINE_UNIT * (len(body) - body.count(PREFIX))
+    and one for each unit of its body (without its CR)."""
+    return DATA_LINE_PASSED + LINE_SCAN_UNIT * _units(mem[addr + 3:addr + 2 + mem[addr + 2]])
+
+
+def _units(data):
+    """The units of a stretch of a stored line: a keyword's two bytes are one."""
+    return len(data) - data.count(PREFIX)
