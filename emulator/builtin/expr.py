@@ -76,6 +76,7 @@ class Operator:
     cycles: int
     value_cycles: Callable | None = None
     exact: Callable | None = None
+    error_cycles: Callable | None = None    # the cycles it takes before an error
 
 
 # Unary NOT binds between AND and the comparisons, unary sign between `* /` and `^`.
@@ -90,7 +91,7 @@ _BYTE_OPS = {
     0x2A: Operator(6, nodes.checked(bcd.mul), bcd.mul, costs.MULTIPLY, _VALUE_OPS["*"]),
     0x2F: Operator(6, nodes.checked(bcd.div), bcd.div, costs.DIVIDE, _VALUE_OPS["/"]),
     0x5E: Operator(_POWER_PREC, nodes.checked(bcd.power), bcd.power, costs.POWER,
-                   _VALUE_OPS["^"]),
+                   _VALUE_OPS["^"], error_cycles=costs.power_error_cycles),
 }
 _POWER = _BYTE_OPS[0x5E]
 _COMPARE_BYTES = frozenset(b"<=>")
@@ -332,7 +333,8 @@ class _Parser(Scanner):
                 return node
         kind = NUMBER if both or op.func is not nodes.join_or_add else STRING
         return nodes.binary(self.it, left, right, func, kind, self.pos, op.value_cycles,
-                            op.prec == _COMPARE_PREC, op.exact if both else None)
+                            op.prec == _COMPARE_PREC, op.exact if both else None,
+                            op.error_cycles)
 
     def unary(self):
         byte = self.peek()

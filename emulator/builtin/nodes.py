@@ -359,10 +359,12 @@ def small_int(value):
     return None
 
 
-def binary(it, left, right, func, kind, at, value_cycles, compare, exact=None):
+def binary(it, left, right, func, kind, at, value_cycles, compare, exact=None,
+           error_cycles=None):
     """`left op right` with `func` (the checked operator, or the bcd function when
     both sides are numbers); `value_cycles(left, right, result)` its
-    value-dependent cycles, if any; `exact` the operator on ints (int_image)."""
+    value-dependent cycles, if any, and `error_cycles(left, right)` those it takes
+    before an error; `exact` the operator on ints (int_image)."""
     lrun, rrun = left.run, right.run
     if value_cycles is not None:
         def priced_run():
@@ -372,6 +374,8 @@ def binary(it, left, right, func, kind, at, value_cycles, compare, exact=None):
                 result = func(a, b)
             except BasicError:
                 it.pos = at
+                if error_cycles is not None:
+                    it.cost += error_cycles(a, b)
                 raise
             it.cost += value_cycles(a, b, result)
             return result
