@@ -7,8 +7,10 @@ test: CI runs a small fixed-seed sample (tests/faithful/test_differential.py).
 The generator and the runner live with the faithfulness suite (tests/faithful/generator.py,
 differential.py), which bench/ must not import (tests/test_layout.py): this script runs
 `tests/faithful/differential.py --json` as a command, a chunk of cases at a time (in J
-processes side by side), and adds up what the chunks print. Needs the ROM set in
-../shared/roms/pc1360. Default: 2,000 cases of seed 1.
+processes side by side), and adds up what the chunks print. A screen difference in a
+known class (tests/faithful/difference_classes.toml: each class a stored known failure)
+counts as known; the rest are unexplained. Needs the ROM set in ../shared/roms/pc1360.
+Default: 2,000 cases of seed 1.
 """
 
 import argparse
@@ -58,18 +60,26 @@ def main(argv=None):
     cases = sum(r["cases"] for r in total.values())
     same = sum(r["identical"] for r in total.values())
     timed = sum(r["timing_ok"] for r in total.values())
+    screens = [d for r in total.values() for d in r["differences"] if d[1] == "screen"]
+    known = sum(bool(d[3]) for d in screens)
     print(f"{cases} cases, {same} identical, timing within 10%: {timed}")
+    print(f"screen differences: {len(screens)}, in known classes: {known}, "
+          f"unexplained: {len(screens) - known}")
     print(f"seed {args.seed}, {wall:.0f} s wall")
-    print(f"{'area':<9} {'cases':>6} {'identical':>10} {'timing ok':>10} {'screen diff':>12} {'timing diff':>12}")
+    print(f"{'area':<9} {'cases':>6} {'identical':>10} {'timing ok':>10} {'screen diff':>12} "
+          f"{'known':>6} {'timing diff':>12}")
     for area in sorted(total):
         r = total[area]
-        screens = sum(d[1] == "screen" for d in r["differences"])
+        area_screens = [d for d in r["differences"] if d[1] == "screen"]
+        area_known = sum(bool(d[3]) for d in area_screens)
         timing = sum(d[1] == "timing" for d in r["differences"])
-        print(f"{area:<9} {r['cases']:>6} {r['identical']:>10} {r['timing_ok']:>10} {screens:>12} {timing:>12}")
+        print(f"{area:<9} {r['cases']:>6} {r['identical']:>10} {r['timing_ok']:>10} "
+              f"{len(area_screens):>12} {area_known:>6} {timing:>12}")
     if args.verbose:
         for area in sorted(total):
-            for ident, kind, what in total[area]["differences"]:
-                print(f"  {ident:>10} {area:<9} {kind:<6} {what}")
+            for ident, kind, what, explained in total[area]["differences"]:
+                known_text = f" [known: {explained}]" if explained else ""
+                print(f"  {ident:>10} {area:<9} {kind:<6} {what}{known_text}")
 
 
 if __name__ == "__main__":

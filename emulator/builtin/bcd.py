@@ -295,19 +295,20 @@ def div(a, b):
         raise BasicError(CALC) from None
 
 
-_LOG_RANGE = Decimal(10) ** (MAX_EXP + 1)
+_POWER_LOG_LIMIT = Decimal("1E100")    # b * LOG |a| from here on is ERROR 2
+_HUGE_EXPONENT = Decimal("1E97")       # below it b * LOG |a| stays under the limit
 
 
 @_guard
 def power(a, b):
-    """a ^ b. A negative base needs an integer exponent; 0 ^ b needs b > 0. The
-    firmware goes through b * LOG a: when that is beyond the range the result is ERROR 2
-    even if it would be 0 (1E-99^1E99, 1E-10^1E99; 1E-9^1E99 is 0: case POWER_log_range)."""
+    """a ^ b. A negative base needs an integer exponent; 0 ^ b needs b > 0; b * LOG |a|
+    must be below 1E100 even where the result is 0 (1E-10^1E99 is ERROR 2, 2E-10^1E99
+    is 0: docs/basic_language.md §1.1)."""
     if not a:
         if b > 0:
             return ZERO
         raise BasicError(CALC)
-    if abs(_HI.multiply(b, _HI.log10(abs(a)))) >= _LOG_RANGE:
+    if abs(b) >= _HUGE_EXPONENT and abs(_HI.multiply(b, _HI.log10(abs(a)))) >= _POWER_LOG_LIMIT:
         raise BasicError(CALC)
     if b == b.to_integral_value():
         return _HI.power(a, int(b)) if abs(b) < 1000000 else _HI.power(a, b)

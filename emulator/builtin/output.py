@@ -38,6 +38,7 @@ BEEP_GAP = CYCLES["beep_gap"]
 BEEP_TAIL = CYCLES["beep_tail"]
 BEEP_ZERO_TONED = CYCLES["beep_zero_toned"]     # BEEP 0,f,d: no sound, the arguments' time only
 SCROLL_CYCLES = CYCLES["scroll"]
+CLS_ROW_CYCLES = CYCLES["cls_row"]    # CLS: each row the output has gone down
 PRINT_CHAR_CYCLES = CYCLES["print_char"]        # each character a PRINT shows
 PRINT_CONTINUE_CYCLES = CYCLES["print_continue"]    # going on in a line left open
 PRINT_TOP_AFTER_CLS_CYCLES = CYCLES["print_top_after_cls"]
@@ -207,19 +208,30 @@ def lone_number(segments, open_end):
     return len(segments) == 1 and len(segments[0]) == 1 and segments[0][0][1] and not open_end
 
 
-def layout(segments, open_end=False):
+def layout(segments, open_end=False, start=0):
     """The text of one PRINT: a lone number (or USING number) right-aligned unless a
     `;` ends the list; with `,` every item gets a 12-character field (cut to it, a
     number right-aligned), two to a row. (A number field after another number field
     is padded with spaces and has no sign place: the firmware stores PRINT 1,2 as
-    NULs, " 1.", spaces, "2.".)"""
+    NULs, " 1.", spaces, "2.".) The fields start at `start`, the column the line goes
+    on from (after `PRINT "I";` the first field takes columns 1-12), and the last is
+    not padded, so an empty one at the start of a row takes no row: PRINT 1,2,"" fills
+    one row, PRINT 1,2,"","" two (cases PRINT_comma_empty_fields,
+    PRINT_comma_after_open_line)."""
     if len(segments) == 1:
         items = segments[0]
         if lone_number(segments, open_end):
             return _aligned(items[0][0], COLS)
         return b"".join(text for text, _ in items)
-    text = b"".join(field.ljust(HALF) for field in _fields(segments))
-    return text.ljust(-(-len(text) // COLS) * COLS)     # an odd field fills its row
+    text = _field_text(segments)
+    rows = max(1, -(-(start + len(text)) // COLS))
+    return text.ljust(rows * COLS - start)      # the last row filled
+
+
+def _field_text(segments):
+    """The fields of a `,` list one after another, each but the last padded to 12."""
+    fields = _fields(segments)
+    return b"".join(field.ljust(HALF) for field in fields[:-1]) + fields[-1]
 
 
 def _fields(segments):
@@ -256,8 +268,7 @@ def lprint_text(segments, open_end):
     keeps its sign place (" 5."), fields are PRINT's with the last one not padded
     after its text (firmware engine: LPRINT "A","B" sends A, 11 spaces, B)."""
     if len(segments) > 1:
-        fields = _fields(segments)
-        return b"".join(field.ljust(HALF) for field in fields[:-1]) + fields[-1]
+        return _field_text(segments)
     items = segments[0]
     text = b"".join(t for t, _ in items)
     if len(items) == 1 and items[0][1] and not open_end and text[:1] not in (b"-", b" "):
@@ -273,8 +284,11 @@ def show(it, text, open_end):
         # at the CURSOR position, without clearing the line, going on in the next
         # rows (scrolling) if long; output goes on below
         col, row = it.cursor
+        scrolls = screen.scrolls
         # (the row is drawn afresh from the cursor's cell on: dots before it stay)
         it.cost += len(text) * PRINT_CHAR_CYCLES - PRINT_AT_CURSOR_SAVING
+        if open_end and not text:
+            text = b"\x00"     # as below: `PRINT "";` leaves a NUL cell
         while col + len(text) > COLS:
             head, text = split_row(text, COLS - col)
             screen.print_at(row, col, head, col)
@@ -284,12 +298,16 @@ def show(it, text, open_end):
             else:
                 screen.scroll()
         screen.print_at(row, col, text, col)
+        it.cost += (screen.scrolls - scrolls) * SCROLL_CYCLES
         screen.row = row
         screen.end_line()
-        if open_end:
-            it.cursor = (min(col + len(text), COLS - 1), row)
+        if open_end and col + len(text) < COLS:
+            it.cursor = (col + len(text), row)
             screen.col = it.cursor[0]
         else:
+            # a `;` at the row's very end goes on at the start of the next row, as a
+            # new line would (firmware engine: CURSOR 23,1:PRINT "A";:PRINT "E" puts E
+            # on row 2, scrolling from the bottom row: CURSOR_fills_row_end)
             it.cursor = None
         return
     # (a lone number's right-alignment blanks are print_alone's, not characters';
@@ -349,7 +367,7 @@ def stmt_print(it):
         joined = open_end or it.cursor is not None or it.screen.col > 0
         if lone_number(segments, joined):
             it.cost += PRINT_ALONE_CYCLES
-        show(it, layout(segments, joined), open_end)
+        show(it, layout(segments, joined, _start_column(it)), open_end)
     # the firmware waits after `PRINT "A";` too; the next PRINT continues the line
     display_wait(it, answer)
 
@@ -359,8 +377,14 @@ def stmt_pause(it):
     set_answer(it, answer)
     if segments != [[]] or open_end:    # PAUSE alone shows nothing, only waits (GEN_wait_1)
         it.screen.resume_open_line()
-        show(it, layout(segments, open_end or it.screen.col > 0), open_end)
+        show(it, layout(segments, open_end or it.screen.col > 0, _start_column(it)), open_end)
     it.pending = ("delay", PAUSE_CYCLES)
+
+
+def _start_column(it):
+    """Where the next PRINT's text starts: at the CURSOR position, or where a line a `;`
+    left open goes on (0 on a new row)."""
+    return it.cursor[0] if it.cursor is not None else it.screen.col
 
 
 # LPRINT with no printer on the 11-pin port (the emulated machine has none) and no
@@ -392,6 +416,7 @@ def stmt_wait(it):
 
 
 def stmt_cls(it):
+    it.cost += it.screen.row * CLS_ROW_CYCLES
     it.screen.clear()
     it.cursor = None
     it.gcursor = (0, 7)         # GPRINT after CLS starts at the top left
@@ -399,7 +424,10 @@ def stmt_cls(it):
 
 def stmt_cursor(it):
     if it.at_end():
+        # CURSOR alone ends the CURSOR position and closes a line a `;` left open:
+        # the next PRINT starts a new row (firmware engine, CURSOR_alone_closes_line)
         it.cursor = None
+        it.screen.col = 0
         return
     first = it.integer(-32768, 65535)
     if it.accept(0x2C):

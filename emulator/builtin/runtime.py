@@ -115,7 +115,10 @@ class Runtime:
         if st.delay_left <= 0:
             if st.error is not None:
                 (code, line), st.error = st.error, None
+                scrolls = self.screen.scrolls
                 self.show_error(code, line)
+                # an error message that scrolls takes a scroll's time before the key wait
+                self.terminal.state.draw_work += (self.screen.scrolls - scrolls) * SCROLL_CYCLES
             elif st.entering:
                 value, st.enter_value = st.enter_value, None
                 st.entering = False
@@ -200,7 +203,9 @@ class Runtime:
                 (screen.scrolls - scrolls) * SCROLL_CYCLES + \
                 (INPUT_TOP_AFTER_CLS if top and self.interp.cursor is None else 0)
         elif kind == "stop":
+            scrolls = self.screen.scrolls
             self.stop_with(b"BREAK", keep_position=False)
+            self.terminal.state.draw_work += (self.screen.scrolls - scrolls) * SCROLL_CYCLES
         elif kind == "list":
             self.core.state = State.IDLE
             self.terminal.list_from(pending[1])
@@ -292,9 +297,4 @@ class Runtime:
         interp.running = False
         interp.pending = None
         self.core.state = State.IDLE
-        scrolls = self.screen.scrolls
         self.terminal.show_error(code, line, at)
-        # an error message that scrolls takes a scroll's time before the key wait, as
-        # the end's `>` does (firmware engine: CURSOR 0,3:PRINT 1:GOTO 100 46600 cycles
-        # later than CURSOR 0,2:PRINT 1:GOTO 100 against 7000)
-        self.terminal.state.draw_work += (self.screen.scrolls - scrolls) * SCROLL_CYCLES

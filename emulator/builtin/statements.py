@@ -28,7 +28,8 @@ def stmt_return(it):
 def stmt_on(it):
     """ON e GOTO/GOSUB t1,t2,...: out of range goes on with the next statement; a
     place of the list may be empty (`40,,60`), and choosing one is ERROR 1 (firmware
-    engine, case ON_list_with_empty_places)."""
+    engine, case ON_list_with_empty_places); a GOTO taken must end the line, as GOTO
+    does (`ON 1 GOTO 30:PRINT` is ERROR 1; out of range it goes on: ON_goto_line_end)."""
     index = it.integer(-32768, 65535)
     gosub = it.accept_token(_GOSUB)
     if not gosub and not it.accept_token(_GOTO):
@@ -49,7 +50,7 @@ def stmt_on(it):
         return
     if gosub:
         it.push_return()
-    it.jump(chosen, costs.GOSUB_LINE_SEARCH if gosub else costs.LINE_SEARCH)
+    it.jump(chosen, costs.GOSUB_LINE_SEARCH if gosub else costs.LINE_SEARCH, not gosub)
 
 
 def stmt_end(it):

@@ -348,15 +348,17 @@ def compile_if(it, reader):
     """IF c THEN line|label|keyword statement, IF c GOTO line, IF c statement. Only a
     condition above 0 is true: 0 and every negative value (-1, -.5, NOT 1, -1E-99) skip
     the rest of the line (firmware engine, cases IF_negative_is_false, GEN_logic_1).
-    Without THEN a keyword must follow
-    the condition: `IF 1 A=1`, `IF A$="X" B=1` and `IF 1` alone are ERROR 1 on the
-    firmware engine, true or false."""
+    Without THEN a keyword must follow the condition: `IF 1 A=1`, `IF A$="X" B=1` are
+    ERROR 1 on the firmware engine, true or false; a condition that ends the statement
+    (`IF 1`, `IF 0:PRINT`) is ERROR 1 only when true, a false one skips the line
+    (IF_condition_ends_statement; `IF A A=5` is the condition AA=5)."""
     cond_at, cond = reader.entry()
     cond_run, cond_end, cond_cost = cond.run, cond.end, cond.cost
     then = reader.accept_token(_THEN)
     bad = None
     if not then and reader.peek() != PREFIX:
         bad = reader.pos
+    bad_when_false = bad is not None and not reader.at_end()
     after = reader.pos
     read = None
     # after THEN a keyword starts a statement; anything else is a line number or
@@ -373,7 +375,7 @@ def compile_if(it, reader):
         state.pos = cond_end
         if isinstance(condition, bytes):
             raise BasicError(OTHER)
-        if bad is not None:
+        if bad is not None and (bad_when_false or condition > 0):
             state.pos = bad
             raise BasicError(SYNTAX)
         state.pos = after

@@ -12,7 +12,9 @@ for one, settling after every step) on the firmware engine and on the built-in e
 What is compared is what the suite compares (faithful_harness.compare: text cells by
 character code, every other pixel exactly, the symbols, at every step), plus the emulated
 time of the whole case: the built-in engine's total of step seconds must be within 10% of
-the firmware's.
+the firmware's. A screen difference is then looked up in the known classes
+(difference_classes.py): a case a class describes is *explained* by a stored known
+failure; the others are what is left to find and fix.
 
 A difference is shrunk (shrink): lines, then statements of a line, then steps, then keys of
 a step are deleted one at a time while the shrunk case still differs in the same way
@@ -34,6 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tests.faithful import difference_classes  # noqa: E402
 from tests.faithful import faithful_harness as harness  # noqa: E402
 from tests.faithful import generator  # noqa: E402
 from tests.faithful.report import first_difference  # noqa: E402
@@ -48,6 +51,7 @@ class Outcome:
     reason: str            # first_difference of them, or "" when the screens agree
     firmware_seconds: float
     builtin_seconds: float
+    explained: str = ""    # the known class of a screen difference (difference_classes)
 
     @property
     def timing_ok(self):
@@ -102,8 +106,10 @@ def run_pair(lines, steps):
     if errors:
         problems.append(f"built-in engine internal errors: {errors[:3]}")
     reason = first_difference(firmware, builtin, machine) if problems else ""
+    typed = difference_classes.typed_text(lines, [s.keys for s in case.steps])
+    explained = difference_classes.classify(typed, firmware, builtin) if problems else ""
     return Outcome(problems, reason, sum(s["seconds"] for s in firmware),
-                   sum(s["seconds"] for s in builtin))
+                   sum(s["seconds"] for s in builtin), explained)
 
 
 # ---------------------------------------------------------------- shrinking
@@ -238,7 +244,8 @@ def save(name, description, lines, steps, reason):
 # ---------------------------------------------------------------- measuring
 
 def measure(seed, count, start=0, areas=None, verbose=False, progress=None):
-    """{area: {"cases", "identical", "timing_ok", "differences": [(ident, kind, reason)]}}"""
+    """{area: {"cases", "identical", "timing_ok", "differences": [(ident, kind, reason,
+    class)]}}: class is the known class a screen difference is in, "" when none is."""
     figures = {}
     for gen in generator.sample(seed, count, start, areas):
         outcome = run_pair(gen.lines, gen.steps)
@@ -249,28 +256,39 @@ def measure(seed, count, start=0, areas=None, verbose=False, progress=None):
         row["timing_ok"] += outcome.timing_ok
         if outcome.kind:
             what = outcome.reason if outcome.kind == "screen" else outcome.timing_text()
-            row["differences"].append((gen.ident, outcome.kind, what))
+            row["differences"].append((gen.ident, outcome.kind, what, outcome.explained))
             if verbose:
-                print(f"{gen.ident:>10} {gen.area:<9} {outcome.kind:<6} {what}")
+                known = f" [known: {outcome.explained}]" if outcome.explained else ""
+                print(f"{gen.ident:>10} {gen.area:<9} {outcome.kind:<6} {what}{known}")
                 print("           " + " | ".join(gen.lines) + "   keys " + " ".join(map(str, gen.steps)))
         if progress:
             progress(gen, outcome)
     return figures
 
 
+def screen_counts(differences):
+    """(screen differences, those in a known class) of a list of measure()'s entries."""
+    screens = [d for d in differences if d[1] == "screen"]
+    return len(screens), sum(bool(d[3]) for d in screens)
+
+
 def summary(figures):
     total = sum(r["cases"] for r in figures.values())
     same = sum(r["identical"] for r in figures.values())
     timed = sum(r["timing_ok"] for r in figures.values())
-    lines = [f"{total} cases, {same} identical, timing within 10%: {timed}"]
-    lines.append(f"  {'area':<9} {'cases':>6} {'identical':>10} {'timing ok':>10}  screen/timing differences")
+    screens, known = screen_counts([d for r in figures.values() for d in r["differences"]])
+    lines = [f"{total} cases, {same} identical, timing within 10%: {timed}",
+             f"screen differences: {screens}, in known classes: {known}, "
+             f"unexplained: {screens - known}"]
+    lines.append(f"  {'area':<9} {'cases':>6} {'identical':>10} {'timing ok':>10}  "
+                 "screen (known)/timing differences")
     for area in generator.AREA_NAMES:
         if area in figures:
             r = figures[area]
-            screens = sum(d[1] == "screen" for d in r["differences"])
+            screens, known = screen_counts(r["differences"])
             timing = sum(d[1] == "timing" for d in r["differences"])
             lines.append(f"  {area:<9} {r['cases']:>6} {r['identical']:>10} {r['timing_ok']:>10}  "
-                         f"{screens}/{timing}")
+                         f"{screens} ({known})/{timing}")
     return "\n".join(lines)
 
 
@@ -289,8 +307,9 @@ def main(argv=None):
     if args.index is not None:
         gen = generator.generate(args.seed, args.index)
         outcome = run_pair(gen.lines, gen.steps)
+        known = f" [known: {outcome.explained}]" if outcome.explained else ""
         print(f"{gen.ident} {gen.area}: {outcome.kind or 'identical'} {outcome.reason} "
-              f"({outcome.timing_text()})")
+              f"({outcome.timing_text()}){known}")
         if not outcome.kind or not (args.shrink or args.save):
             return
         lines, steps, small = shrink(gen.lines, gen.steps, outcome.signature)

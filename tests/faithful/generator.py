@@ -8,7 +8,8 @@ Each case is drawn from one *area* of the language (AREAS: operators and functio
 edge values, logical operators on non-booleans, PRINT with ; and ,, USING, strings up to
 80 characters, arrays, FOR/NEXT, GOSUB and ON ... GOTO/GOSUB, DATA/READ/RESTORE,
 graphics with text, INPUT answers and editing keys, PAUSE/WAIT, LIST, RND, angle modes,
-errors, statement mixes that take time) and carries that area as its tag. The area of
+errors, statement mixes that take time, FOR and GOSUB nesting, CURSOR and GCURSOR at the
+edges, small programs mixing all of these) and carries that area as its tag. The area of
 case `index` is AREAS[index % len(AREAS)], so any run of len(AREAS) consecutive cases
 covers every area; what is drawn inside it comes from random.Random seeded by
 (seed, index) alone, so a case does not depend on which other cases were drawn.
@@ -89,21 +90,27 @@ def _expr(rng, depth=0):
     return f"{rng.choice(NUM_FUNCS)}({_expr(rng, depth + 1)})"
 
 
+def _by_roll(roll, table):
+    """The item of `table` ((upper limit, make) pairs, limits rising to 1) that `roll`
+    (0 <= roll < 1) falls in, made."""
+    for limit, make in table:
+        if roll < limit:
+            return make()
+    return table[-1][1]()
+
+
 def _strexpr(rng):
     roll = rng.random()
     s = rng.choice(STRINGS)
     n = rng.choice(["0", "1", "2", "3", "-1", "20", "1.5"])
-    if roll < 0.2:
-        return s
-    if roll < 0.4:
-        return f"LEFT$({s},{n})"
-    if roll < 0.55:
-        return f"RIGHT$({s},{n})"
-    if roll < 0.7:
-        return f"MID$({s},{rng.choice(['1', '2', '0', '5'])},{n})"
-    if roll < 0.85:
-        return f"STR$({_num(rng)})"
-    return f"CHR$({rng.choice(['65', '48', '32', '0', '255', '127', '91', '300', '-1'])})"
+    return _by_roll(roll, [
+        (0.2, lambda: s),
+        (0.4, lambda: f"LEFT$({s},{n})"),
+        (0.55, lambda: f"RIGHT$({s},{n})"),
+        (0.7, lambda: f"MID$({s},{rng.choice(['1', '2', '0', '5'])},{n})"),
+        (0.85, lambda: f"STR$({_num(rng)})"),
+        (1.0, lambda: f"CHR$({rng.choice(['65', '48', '32', '0', '255', '127', '91', '300', '-1'])})"),
+    ])
 
 
 # ---------------------------------------------------------------- areas
@@ -427,12 +434,114 @@ def area_strcmp(rng):
     return bodies, ["RUN{ENTER}"]
 
 
+def area_nesting(rng):
+    """FOR and GOSUB nested to and past their limits, loops left by GOTO or RETURN and
+    entered again, NEXT of an outer variable, a reused loop variable."""
+    kind = rng.random()
+    if kind < 0.3:
+        depth = rng.choice([3, 4, 5, 6])
+        names = "IJKLMN"[:depth]
+        heads = [f"FOR {v}=1 TO 2" for v in names]
+        tail = ":".join(f"NEXT {v}" for v in reversed(names))
+        bodies = ["WAIT 0:C=0", ":".join(heads[:3]), ":".join(heads[3:] + ["C=C+1"]), tail,
+                  "PRINT C;I"]
+    elif kind < 0.55:
+        depth = rng.choice([8, 9, 10, 11, 12])
+        bodies = ["WAIT 0:D=0", "GOSUB 40:PRINT D", "END", f"D=D+1:IF D<{depth} GOSUB 40",
+                  rng.choice(["RETURN", "PRINT D;:RETURN"])]
+    elif kind < 0.75:
+        exit_to = rng.choice(["GOTO 40", "RETURN", "NEXT I"])
+        bodies = ["WAIT 0:GOSUB 30:PRINT \"R\";I", "END",
+                  f"FOR I=1 TO 5:IF I={rng.choice(['1', '3', '5', '9'])} {exit_to}",
+                  "NEXT I:PRINT \"N\";I:RETURN" if exit_to != "GOTO 40" else "NEXT I:RETURN",
+                  "PRINT \"X\";I:RETURN"]
+    else:
+        inner = rng.choice(["NEXT I", "NEXT J", "NEXT", "NEXT J:NEXT I"])
+        bodies = ["WAIT 0:C=0", f"FOR I=1 TO 3:FOR J=1 TO {rng.choice(['2', '0', '-1'])}",
+                  f"C=C+1:{inner}", "PRINT I;J;C"]
+        if rng.random() < 0.4:
+            bodies.insert(2, "FOR I=1 TO 2")
+    return bodies, ["RUN{ENTER}"]
+
+
+def area_cursor(rng):
+    """CURSOR and GCURSOR at and past every edge, text printed from there (wrapping and
+    scrolling), GPRINT at the right edge, CLS between."""
+    x = rng.choice(["0", "1", "22", "23", "24", "-1", "12", "5.9"])
+    y = rng.choice(["0", "1", "3", "4", "-1", "2"])
+    text = rng.choice(['"A"', '"HELLO"', '"ABCDEFGHIJKLMNOPQRSTUVWXYZ"', "12", "-3.5", '""'])
+    bodies = ["CLS:WAIT 0"]
+    roll = rng.random()
+    if roll < 0.4:
+        bodies.append(f"CURSOR {x},{y}:PRINT {text}{rng.choice(['', ';', ''])}")
+        if rng.random() < 0.5:
+            bodies.append(rng.choice(['PRINT "B"', "CURSOR 0:PRINT 7", 'CURSOR:PRINT "C"',
+                                      f"CURSOR {y},{x}:PRINT 1;2"]))
+    elif roll < 0.7:
+        gx = rng.choice(["0", "140", "145", "149", "150", "-1", "75"])
+        gy = rng.choice(["0", "7", "8", "31", "32", "-1", "15"])
+        bodies.append(f"GCURSOR ({gx},{gy}):GPRINT \"{rng.choice(['FF', '7F41417F', '01020408'])}\"")
+        if rng.random() < 0.6:
+            bodies.append(f"GCURSOR ({gx},{gy}):PRINT {text}")
+    else:
+        bodies.append(f"CURSOR {x},{y}:PRINT {text};")
+        bodies.append(f'CLS:PRINT {rng.choice(["1", chr(34) + "Z" + chr(34)])}')
+    bodies.append('WAIT:PRINT "E"')
+    return bodies, ["RUN{ENTER}", "{ENTER}"]
+
+
+MIX_VARS = ["A", "B", "C", "X", "Y"]
+
+
+def _mix_statement(rng):
+    """A statement as programs are written: assignments, string work, arrays, IF, a short
+    loop, PRINT of what was computed."""
+    v, w = rng.choice(MIX_VARS), rng.choice(MIX_VARS)
+
+    def condition():
+        action = rng.choice([f"{v}={w}+2", f"PRINT {v};", 'PRINT "I";', f"{v}=-{v}"])
+        return f"IF {v}{rng.choice(RELATIONS)}{w} {action}"
+
+    def printed():
+        items = [rng.choice([v, w, "S$", "LEN S$", f"{v}*{w}", f"{v}/3", "Z(1)"])
+                 for _ in range(rng.randint(1, 3))]
+        return "PRINT " + rng.choice([";", ","]).join(items)
+
+    return _by_roll(rng.random(), [
+        (0.2, lambda: f"{v}={rng.choice([_expr(rng), f'{w}+1', f'{w}*{v}-1', f'INT({w}/2)', f'{w}^2'])}"),
+        (0.3, lambda: f"S$={_strexpr(rng)}+STR$ {w}"),
+        (0.4, lambda: f"Z({rng.choice(['1', '2', v])})={w}:{v}=Z(1)+Z(2)"),
+        (0.55, condition),
+        (0.65, lambda: f"FOR K=1 TO {rng.choice(['2', '3', v])}:{v}={v}+K:NEXT K"),
+        (0.75, lambda: f"S$=LEFT$(S$+\"XY\",{rng.choice(['1', '3', '9', v])})"),
+        (0.9, printed),
+        (1.0, lambda: f"{v}={rng.choice(['SGN', 'ABS', 'INT', 'SQR ABS'])} {w}"),
+    ])
+
+
+def area_mixed(rng):
+    """Small programs of statements from every part of the language together, as users
+    write them: each line a few statements, a subroutine, variables printed at the end."""
+    bodies = ["WAIT 0:DIM Z(5):" + ":".join(f"{v}={rng.choice(SMALL)}" for v in MIX_VARS[:3])]
+    for _ in range(rng.randint(2, 4)):
+        bodies.append(":".join(_mix_statement(rng) for _ in range(rng.randint(1, 3))))
+    if rng.random() < 0.4:
+        at = len(bodies) + 3
+        bodies.append(f"GOSUB {10 * at}")
+        bodies.append("PRINT A;B;C:END")
+        bodies.append(_mix_statement(rng) + ":RETURN")
+    else:
+        bodies.append("PRINT A;B;C;X;Y")
+    return bodies, ["RUN{ENTER}"] + (["{ENTER}"] if rng.random() < 0.2 else [])
+
+
 AREAS = {
     "arith": area_arith, "val": area_val, "logic": area_logic, "print": area_print,
     "using": area_using, "strings": area_strings, "arrays": area_arrays, "for": area_for,
     "gosub": area_gosub, "data": area_data, "graphics": area_graphics, "input": area_input,
     "wait": area_wait, "list": area_list, "rnd": area_rnd, "angle": area_angle,
     "errors": area_errors, "timing": area_timing, "strcmp": area_strcmp,
+    "nesting": area_nesting, "cursor": area_cursor, "mixed": area_mixed,
 }
 AREA_NAMES = tuple(AREAS)
 
@@ -442,7 +551,10 @@ def number(bodies):
 
 
 def program_fits(lines):
-    """The program tokenizes (each line typeable) and its image is small."""
+    """The program tokenizes (each line typeable, at most 80 characters) and its image
+    is small."""
+    if any(len(line) > 80 for line in lines):
+        return False
     try:
         image = parse_program("\n".join(lines)).image
     except FormatError:
