@@ -21,6 +21,7 @@ class InputState:
     items: list[InputItem] = field(default_factory=list)
     prompt: bytes = b""             # the question shown
     keep: bool = True               # it stays while the answer is typed
+    typed: bool = False             # a key has edited the answer (a `,` prompt or `?` went)
     col: int = 0                    # INPUT after CURSOR x,y asks at column x
     top: int = 0                    # the row the question starts on
     length: int = 0                 # at CURSOR: the length of the line shown last
@@ -47,6 +48,7 @@ class InputLine:
         prompt, keep, _ref = st.items[0]
         st.prompt = b"?" if prompt is None else prompt
         st.keep = keep and prompt is not None
+        st.typed = False
         self.editor.state.line.clear()
         self.core.state = State.INPUT
         screen = self.screen
@@ -92,6 +94,7 @@ class InputLine:
             self._ask_again()
             return
         if self.editor.edit(key, code):
+            st.typed = True
             prompt = st.prompt if st.keep else b""
             text = prompt + self.editor.typing_text()
             first = self.show(text)
@@ -162,7 +165,9 @@ class InputLine:
         item = st.items.pop(0)
         ref = item.ref
         screen = self.screen
-        prompt = st.prompt if st.keep or not self.editor.state.line else b""
+        # a `,` prompt or `?` that a key took away does not come back with an answer
+        # typed and deleted again (firmware engine, case INPUT_emptied_answer_no_prompt)
+        prompt = st.prompt if st.keep or not st.typed else b""
         self.show(prompt + bytes(self.editor.state.line) + bytes([NUL]))     # the cursor goes
         screen.end_line()
         data = self.editor.entered()
@@ -216,6 +221,7 @@ class InputLine:
         screen.row, screen.col, screen.done = st.top, 0, False
         self.ask()
         if recall:
+            st.typed = True                 # (a `?` goes, as at the first key)
             self.editor.set_line(st.refused)
             text = (st.prompt if st.keep else b"") + self.editor.typing_text()
             self._end_cursor(text, self.show(text))
