@@ -314,7 +314,9 @@ def power(a, b):
         return _HI.power(a, int(b)) if abs(b) < 1000000 else _HI.power(a, b)
     if a < 0:
         # an odd root of a negative number is real: (-8)^(1/3) is -2 on the firmware
-        root = _STORE.divide(ONE, b)
+        # 1/b to the 12 working digits must be odd: 1/(1/3) and 1/(1/3333333333) are,
+        # 1/1.5E-10 (6666666666.67) is not (case POWER_negative_base_odd_root)
+        root = _CUT.divide(ONE, b)
         if root == root.to_integral_value() and int(root) % 2:
             return -_HI.power(-a, b)
         raise BasicError(CALC)
