@@ -38,9 +38,14 @@ def players(probe, count, prompt_kind, name_kind, last_kind):
 KNIFFEL_METHODS = "123456DVFSGKC"
 
 
-def kniffel_turn(probe, turn, method, last, word="method"):
-    """One turn: re-rolls on some turns, then the method key (Yahtzee: the box key)."""
-    if turn % 3 == 0:
+def kniffel_turn(probe, turn, method, last, word="method", equal=False):
+    """One turn: re-rolls on some turns, then the method key (Yahtzee: the box key).
+    equal: five 5s poked into the dice A-E, then ENTER (Yahtzee's jahtzy check)."""
+    if equal:
+        for letter in "ABCDE":
+            probe.poke_number(letter, 5)
+        probe.key("ENTER", "ENTER without die, five equal dice: ?")
+    elif turn % 3 == 0:
         probe.key("1", "die key")
         probe.key("3", "die key")
         probe.key("ENTER", "ENTER: re-roll")
@@ -92,7 +97,7 @@ def yahtzee_game(probe, count, game):
                     probe.key(YAHTZEE_BOXES[r])
                     continue
             last = r == 12 and p == count - 1
-            kniffel_turn(probe, turn, YAHTZEE_BOXES[r], last, "box")
+            kniffel_turn(probe, turn, YAHTZEE_BOXES[r], last, "box", equal=(r, p) == (1, 1))
             turn += 1
     while probe.screen()[3].startswith("VERDER?"):
         probe.key("ENTER", "end screen: VERDER? key")
@@ -151,6 +156,11 @@ def mikazee(rom, src):
         mikazee_book(probe, cursor, turn, turn)
     probe.key("RIGHT", "arrow: cursor only")
     probe.key("LEFT", "arrow: cursor only")
+    for _ in range(5):  # column 6: "ineens" (the first roll only) in the default rules
+        probe.key("RIGHT")
+    for _ in range(3):  # rows 6-8 (3K, carre, full house), booked at the first roll
+        probe.key("DOWN")
+        probe.key("ENTER", "ENTER: score entry, \"ineens\" column")
     probe.m.restore(menu)
     probe.key("R", "R: rule editor")
     for key in ("DOWN", "DOWN", "UP", "UP"):

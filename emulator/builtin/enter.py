@@ -45,6 +45,8 @@ PROGRAM_ONLY = frozenset(CODES[name] for name in (
 PROMPT_CHAR = 0x3E        # the `>` of the prompt
 ENTER_EMPTY_WORK = CYCLES["enter_empty_work"]
 ENTER_EMPTY_SCROLL = CYCLES["enter_empty_scroll"]
+RESULT_SCROLL = CYCLES["typed_result_scroll"]
+DEF_START_WORK = CYCLES["def_start_work"]
 
 
 class TypedLines:
@@ -71,8 +73,11 @@ class TypedLines:
                 if self.screen.char_at(row, 0) != PROMPT_CHAR:
                     # a line typed and deleted again leaves its row blank (GEN_input_8)
                     self.screen.clear_row(row, fill=NUL)
-            scrolls = self.screen.scrolls
+            scrolls, after_end = self.screen.scrolls, self.terminal.state.end_prompt
             self.terminal.prompt()
+            # after a program's end the new `>` is one too: DEF + letter's output starts
+            # on its row (firmware engine, case DEF_after_end_and_enter)
+            self.terminal.state.end_prompt = after_end
             self.terminal.state.draw_work += ENTER_EMPTY_WORK + \
                 (self.screen.scrolls - scrolls) * ENTER_EMPTY_SCROLL
             return
@@ -162,9 +167,16 @@ class TypedLines:
         addr = self.interp.program.find(line.number)
         self.terminal.show_rows(row, self.terminal.listing.text(addr),
                                 indent=len(str(line.number)) + 1)
-        if edited == line.number:
-            # an edited listed line: what comes next goes below the listing it was in
-            self.screen.row = max(self.screen.row, self.screen.last_text_row())
+        if edited is not None:
+            # an edited listed line: the lines after it (after its new number) are
+            # listed below it (firmware engine, case PRO_edited_line_lists_what_follows)
+            following = self.terminal.listing.neighbour(addr, 1)
+            if following is not None and self.screen.row < ROWS - 1:
+                self.terminal.state.draw_work += self.terminal.listing.show(
+                    self.screen, following, self.screen.row + 1)
+            else:
+                for r in range(self.screen.row + 1, ROWS):
+                    self.screen.clear_row(r)
         else:
             # below a new line's listing the buffer holds spaces (firmware engine)
             for r in range(self.screen.row + 1, ROWS):
@@ -227,14 +239,27 @@ class TypedLines:
         terminal.state.last_shown = value if isinstance(value, bytes) else \
             bcd.format_number(value).encode("ascii")
         if isinstance(value, bytes):
-            self.screen.clear()
-            self.screen.show_line(0, value)
-            self.screen.end_line()
-            self.editor.state.input_row = None
+            # from the top row on, a long string going on in the next rows; the next
+            # typed line starts below it (on the top row after an empty string), and
+            # LEFT/RIGHT bring the last line back on the top row (firmware engine,
+            # case CALC_string_result_rows)
+            screen = self.screen
+            screen.clear()
+            for row, start in enumerate(range(0, len(value), COLS)):
+                screen.show_line(row, value[start:start + COLS])
+                screen.row = row
+            screen.end_line()
+            self.editor.state.input_row = None if value else 0
+            recalled = terminal.state.recalled
+            if recalled is not None:
+                terminal.state.recalled = recalled._replace(row=0, scrolls=screen.scrolls)
             terminal.state.last_result = None
         else:
             text = bcd.format_number(value).encode("ascii")
+            scrolls = self.screen.scrolls
             terminal.message(text, right=True)
+            # a result that scrolls takes longer before the key wait
+            terminal.state.draw_work += (self.screen.scrolls - scrolls) * RESULT_SCROLL
             terminal.state.last_result = text.replace(b" ", b"")
             terminal.state.result_typed = True
 
@@ -279,6 +304,7 @@ class TypedLines:
         edited.input_row = None
         self.input_line.state.items = []
         interp.vars.clear()
-        interp.start_program(addr)
+        interp.start_program(addr, forget_wait=False)
         self.core.state = State.RUNNING
+        self.runtime.wait(DEF_START_WORK)   # the firmware's start from a label
         return True

@@ -193,12 +193,14 @@ class Interpreter(Scanner):
         finally:
             state.pos = saved
 
-    def start_program(self, addr=None):
+    def start_program(self, addr=None, forget_wait=True):
         """RUN: clear the stacks and run from line address `addr` (default: first).
         PRINT waits for ENTER again until a WAIT (the firmware engine forgets WAIT 0
-        from one RUN to the next)."""
+        from one RUN to the next; a start from a label with DEF keeps it:
+        DEF_keeps_wait)."""
         self.clear_run_state()
-        self.state.wait = None
+        if forget_wait:
+            self.state.wait = None
         self.state.running = True
         self.enter_line(self.program.start + 1 if addr is None else addr)
 

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from emulator.builtin.basic_errors import LINE
-from emulator.builtin.screen import ROWS
+from emulator.builtin.screen import COLS, ROWS
 from emulator.builtin.state_codec import transient
 from emulator.builtin.states import KEY_WAIT_STATES, Mode, State
+from emulator.builtin.terminal import CONTINUING
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.typed_codes import CHARS, SHIFTED
 from emulator.machine.key_matrix import KEY_BY_NAME
@@ -33,10 +34,12 @@ KEY_REPEAT_PER_CHAR = CYCLES["key_repeat_per_char"]
 # from press to the next key wait): redrawing the whole display, listing a line.
 KEY_WORK = {key: CYCLES[f"key_work_{key.lower()}"] for key in ("CLS", "MODE", "DEL", "INS")}
 PRO_LIST_WORK = CYCLES["pro_list_work"]
+EDIT_LISTED_WORK = CYCLES["edit_listed_work"]
+TYPING_SCROLL_WORK = CYCLES["typing_scroll"]
+EDIT_LISTED_CELL = CYCLES["edit_listed_cell"]
 RUN_UP_DOWN_WORK = CYCLES["run_up_down_work"]
 CONTINUE_WORK = CYCLES["continue_work"]
 CONTINUE_CHAR = CYCLES["continue_char"]
-CONTINUING_KEYS = frozenset("+-*/")     # (terminal.CONTINUING, its unshifted keys)
 ERROR_RECALL_WORK = CYCLES["error_recall_work"]
 ERROR_RECALL_CHAR = CYCLES["error_recall_char"]
 SHOW_LINE_WORK = CYCLES["show_line_work"]
@@ -156,7 +159,11 @@ class Keys:
         st = self.state
         due, key, repeat = st.queue.pop(0)
         work = self._key_work(key)
+        starts_line, scrolls = self.editor.state.input_row is None, self.screen.scrolls
         self.key(key)
+        if starts_line and self.editor.state.input_row is not None:
+            # the first key of a typed line that scrolls the display to get a row
+            work += (self.screen.scrolls - scrolls) * TYPING_SCROLL_WORK
         if work and self.core.state is State.RUNNING:
             # the program goes on only when the firmware is done with the key
             self.runtime.wait(work)
@@ -253,10 +260,20 @@ class Keys:
                     (self.interp.stopped_at is not None or term.error_at is not None):
                 return SHOW_LINE_WORK           # after a stop, as after an error
             return RUN_UP_DOWN_WORK
+        if key in ("DEL", "INS") and not line and term.list_addr is None:
+            return 0        # nothing to edit: as quick as a typed key (firmware engine)
+        if key in REPEAT_KEYS and term.mode is Mode.PRO and term.list_addr is not None \
+                and not line:
+            # editing a listed line begins: the firmware takes time for each character
+            # the display shows
+            shown = sum(self.screen.char_at(row, col) not in (0, 0x20)
+                        for row in range(ROWS) for col in range(COLS))
+            return EDIT_LISTED_WORK + EDIT_LISTED_CELL * shown
         if key in REPEAT_KEYS and term.error_lock and term.mode is Mode.RUN \
                 and term.error_cur is not None and term.recalled is not None:
             return ERROR_RECALL_WORK + ERROR_RECALL_CHAR * len(term.recalled.text)
-        if key in CONTINUING_KEYS and not term.shift and not line \
+        typed = SHIFTED.get(key) if term.shift else CHARS.get(key)
+        if typed in CONTINUING and not line \
                 and term.last_result is not None and self.editor.state.input_row is None:
             return CONTINUE_WORK + CONTINUE_CHAR * len(term.last_result)
         return None

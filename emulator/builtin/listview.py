@@ -211,11 +211,15 @@ class Listing:
         body = bytes(mem[addr + 3:addr + 2 + mem[addr + 2]])
         return from_text(list_line(Line(number, body)))
 
-    def show(self, screen, addr):
-        """LIST: the screen filled with lines from the one at `addr` on; returns the
-        cycles the firmware takes to list them (it decodes each line byte by byte)."""
-        screen.clear()
-        row = 0
+    def show(self, screen, addr, row=0):
+        """LIST: the screen filled with lines from the one at `addr` on (from display
+        row `row` down, the rows above kept); returns the cycles the firmware takes to
+        list them (it decodes each line byte by byte)."""
+        if row:
+            for below in range(row, ROWS):
+                screen.clear_row(below, fill=NUL)
+        else:
+            screen.clear()
         work = 0
         for number, line_addr in self.program.lines():
             if line_addr < addr:

@@ -34,7 +34,8 @@ from emulator.builtin.typed_codes import CHARS, SHIFTED
 from pc1360.image import Line
 from pc1360.listing import list_line
 
-CONTINUING = frozenset(b"+-*/^")    # typed first after a result, they continue from it
+# typed first after a result, they continue from it (= < > too: CALC_continue_with_relation)
+CONTINUING = frozenset(b"+-*/^=<>")
 
 
 class Recalled(NamedTuple):

@@ -1,5 +1,5 @@
 """The Mikazee rules model (mikazee_model) against the seed's examples, and the program's
-scoring formulas (basic_src/mikazee.bas lines 2350-2362, transcribed) against the model for
+scoring formulas (basic_src/mikazee.bas lines 2268-2280, transcribed) against the model for
 all 7776 rolls (no emulator)."""
 
 import itertools
@@ -187,7 +187,7 @@ def test_top_ten_insertion():
 def program_points(rules, row, dice):
     a, b, c, d, e = dice
     t = a + b + c + d + e
-    m = sum(x == y for x, y in itertools.combinations(dice, 2))  # equal pairs (line 2350)
+    m = sum(x == y for x, y in itertools.combinations(dice, 2))  # equal pairs (line 2271)
     if row < 6:
         h = row + 1
         return h * sum(x == h for x in dice)
@@ -196,17 +196,16 @@ def program_points(rules, row, dice):
     if row == 7:
         return t * (m > 5)
     if row == 8:
-        return rules["fh"] * ((m == 4) + (m == 10) * rules["mik_is_fh"] > 0)
+        return rules["fh"] * ((m == 4) + (m == 10) * rules["mik_is_fh"])
+    h = 0
+    for x in dice:
+        h |= 2 ** x  # H=HC(A) OR HC(B) OR HC(C) OR HC(D) OR HC(E), HC(I)=2^I
     if row == 9:
-        hc = [0] * 7
-        for x in dice:
-            hc[x] = 1
-        p = hc[1] * hc[2] + hc[2] * hc[5] + hc[5] * hc[6]
-        return rules["ks"] * (hc[3] * hc[4] * p > 0)
+        return rules["ks"] * (((h & 30) == 30) + ((h & 60) == 60) + ((h & 120) == 120) > 0)
     if row == 10:
-        return rules["gs"] * (m == 0) * ((t == 15) + (t == 20))
+        return rules["gs"] * ((h == 62) + (h == 124))
     if row == 11:
-        return rules["mik"] * (m == 10)
+        return rules["mik"] * (h == 2 ** a)
     return t
 
 

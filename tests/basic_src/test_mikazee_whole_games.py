@@ -21,6 +21,7 @@ BOTH_ENGINES = pytest.mark.parametrize(
     "loaded", ["builtin", pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow])],
     indirect=True)
 BUILTIN_ONLY = pytest.mark.parametrize("loaded", ["builtin"], indirect=True)
+MAX_ANSWER_S = 0.5  # every key -> the first change on the display (issue 19)
 
 
 @pytest.fixture(scope="module")
@@ -127,15 +128,19 @@ def play(g, rules, slot, seed, wanted_refusals, name, top=mm.EMPTY_TOP):
     began = time.perf_counter()
     emulated = g.m.emulated_seconds
     g.keys = 0
+    g.answers = []
     start_game(g, slot)
     player = mp.Player(g, rules, seed)
     mp.check_sheet(g, player.sheet)
     player.play(wanted_refusals)
     assert player.refusals >= set(wanted_refusals), player.refusals
     final = finish(g, player, slot, name, top)
+    shown = [a for a in g.answers if a is not None]
     print(f"\nmikazee {g.m.engine.name} set {slot + 1}: {13 * player.sheet.n} turns, "
           f"{g.keys} keys, score {final}, {g.m.emulated_seconds - emulated:.0f} emulated s, "
-          f"{time.perf_counter() - began:.1f} s wall")
+          f"{time.perf_counter() - began:.1f} s wall; first answer {min(shown):.2f}-"
+          f"{max(shown):.2f} s after the key")
+    assert None not in g.answers and max(g.answers) <= MAX_ANSWER_S, g.answers
     return player
 
 

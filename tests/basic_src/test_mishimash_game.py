@@ -25,6 +25,7 @@ ENGINES = [pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow]), 
 
 MAX_SHOWN_S = 4.0  # ENTER (or the key after a turn) -> the new dice, shown once counted
 MAX_READY_S = 4.5  # ... -> the program takes keys again (counted, bust checked)
+MAX_ANSWER_S = 0.5  # every key -> the first change on the display (issue 19)
 
 
 @pytest.fixture(scope="module", params=ENGINES)
@@ -43,6 +44,7 @@ def k(loaded):
     game.m.restore(snapshot)
     game.pending = None
     game.times = {"shown": [], "ready": []}
+    game.answers = []
     return game
 
 
@@ -136,6 +138,7 @@ def finish(k, answer="N"):
     assert k.screen()[0].startswith("NIEUW SPEL? J/N"), k.screen()
     k.key("X")  # neither J nor N: asked again
     assert k.screen()[0].startswith("NIEUW SPEL? J/N")
+    k.answers.pop()  # the same question: not an answer to time
     k.key(answer, wait=False)
     k.m.key_wait_ready()
     k.check_error()
@@ -144,6 +147,7 @@ def finish(k, answer="N"):
 def check_times(k):
     assert max(k.times["shown"]) <= MAX_SHOWN_S, k.times["shown"]
     assert max(k.times["ready"]) <= MAX_READY_S, k.times["ready"]
+    assert None not in k.answers and max(k.answers) <= MAX_ANSWER_S, k.answers
 
 
 # -- the games ----------------------------------------------------------------------------
@@ -175,6 +179,7 @@ def test_refused_split_multiplier_and_three_clears_in_one_turn(k):
     for key in ("3", "6", "X"):  # no die 3 or 6 in play now, X is no key: ignored
         k.key(key)
         assert k.beeps == 0 and k.turn_screen().chosen == ()
+        assert k.answers.pop() is None  # the display does not change
     assert keep_and_roll(k, game, turn, [1], (5,)) == 0  # the 1 x2, the 6 stays
     assert turn.points == 8
     assert keep_and_roll(k, game, turn, [1], (1, 1, 1, 5, 5, 5)) == 10  # 5 x3: 1st clear

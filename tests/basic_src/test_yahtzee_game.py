@@ -23,6 +23,7 @@ ENGINES = [pytest.param("firmware", marks=[pytest.mark.rom, pytest.mark.slow]), 
 
 MAX_REROLL_S = 1.0  # ENTER -> new dice on the display
 MAX_NEXT_TURN_S = 4.0  # box chosen -> the next first roll (drawn last, when the keys are read)
+MAX_ANSWER_S = 0.5  # any of those keys -> the first change on the display (issue 19)
 EMPTY = ("--", 0)
 MEM_PER_PLAYER = 2 + 24 + 20 + 5 * 8  # NM$ *2, UR$ *24, LR$ *20, PT(.,0..4)
 MEM_FIXED = 5 * 7 + 7 * 18 + 7 + 8  # five array headers, CT$(6)*18, the variable WN
@@ -134,6 +135,8 @@ def check_times(y):
     assert y.times["next_turn"], y.times
     assert max(y.times["next_turn"]) <= MAX_NEXT_TURN_S, y.times["next_turn"]
     assert max(y.times["reroll"], default=0) <= MAX_REROLL_S, y.times["reroll"]
+    assert None not in y.times["answer"] and max(y.times["answer"]) <= MAX_ANSWER_S, \
+        y.times["answer"]
 
 
 def check_hiscore_screen(y, entries, place):

@@ -9,7 +9,8 @@ edge values, logical operators on non-booleans, PRINT with ; and ,, USING, strin
 80 characters, arrays, FOR/NEXT, GOSUB and ON ... GOTO/GOSUB, DATA/READ/RESTORE,
 graphics with text, INPUT answers and editing keys, PAUSE/WAIT, LIST, RND, angle modes,
 errors, statement mixes that take time, FOR and GOSUB nesting, CURSOR and GCURSOR at the
-edges, small programs mixing all of these) and carries that area as its tag. The area of
+edges, small programs mixing all of these, RUN mode as a calculator, PRO-mode editing of
+lines, labels and DEF keys, INKEY$ polling) and carries that area as its tag. The area of
 case `index` is AREAS[index % len(AREAS)], so any run of len(AREAS) consecutive cases
 covers every area; what is drawn inside it comes from random.Random seeded by
 (seed, index) alone, so a case does not depend on which other cases were drawn.
@@ -535,6 +536,96 @@ def area_mixed(rng):
     return bodies, ["RUN{ENTER}"] + (["{ENTER}"] if rng.random() < 0.2 else [])
 
 
+CALC_LINES = ["1+2*3", "A=5", "A*2", "B=A/3", "B", "SIN 30", "SQR 2", "2^10", "-7/2",
+              "A$=\"XY\"", "A$", "LEN A$", "INT -2.5", "1/3*3", "1E99*10", "PI", "A+B",
+              "C=A:C", "\"AB\"+\"C\"", "ABS -3;5", "1E-5", "123456789012", "1,2",
+              "PRINT A", "DEGREE:COS 60", "X", "&FF", "3>2", "ASC \"A\""]
+EDIT_KEYS = ["{LEFT}", "{RIGHT}", "{DEL}", "{INS}", "{LEFT}{LEFT}{DEL}", "{INS}7",
+             "{LEFT}9", "{CLS}"]
+
+
+def area_calc(rng):
+    """RUN mode as a calculator: typed expressions and statements (no program), with
+    the editing keys on the typed line, LEFT or RIGHT to bring back the last line, and
+    answers used in the next line (`*2` after a result)."""
+    steps = []
+    for _ in range(rng.randint(2, 5)):
+        line = rng.choice(CALC_LINES)
+        roll = rng.random()
+        if roll < 0.25:
+            line += rng.choice(EDIT_KEYS)
+        elif roll < 0.4:
+            steps.append(rng.choice(["{LEFT}", "{RIGHT}"]) + rng.choice(["", "{DEL}", "1"]) + "{ENTER}")
+            continue
+        elif roll < 0.55:
+            line = rng.choice(["*2", "+1", "/4", "-A"])
+        steps.append(line + "{ENTER}")
+    return [], steps
+
+
+def area_edit(rng):
+    """PRO mode: lines typed, a line typed again (replaced), a number alone (deleted),
+    a line fetched with UP/DOWN and changed, then LIST and RUN."""
+    bodies = [f'PRINT "{c}";{n}' for c, n in zip("ABC", rng.sample(range(1, 9), 3))]
+    steps = ["{MODE}"]
+    for _ in range(rng.randint(1, 3)):
+        roll = rng.random()
+        line = 10 * rng.randint(1, 4)
+        if roll < 0.3:
+            steps.append(f"{line} PRINT {rng.choice(['7', chr(34) + 'NEW' + chr(34), 'X'])}{{ENTER}}")
+        elif roll < 0.5:
+            steps.append(f"{line}{{ENTER}}")
+        elif roll < 0.75:
+            steps.append(rng.choice(["{UP}", "{DOWN}", "{UP}{UP}", "{DOWN}{DOWN}"]))
+            steps.append(rng.choice(["{RIGHT}{RIGHT}{RIGHT}{DEL}", "{LEFT}9", "{RIGHT}{INS}1"])
+                         + "{ENTER}")
+        else:
+            text = rng.choice(["Q", "RS"])
+            steps.append(f'{line} PRINT "{text}"{{LEFT}}{{DEL}}{{ENTER}}')
+    steps += [f"LIST{rng.choice(['', ' 20'])}{{ENTER}}", rng.choice(["{DOWN}", "{UP}", ""]) or "{DOWN}",
+              "{MODE}", "RUN{ENTER}"]
+    return bodies, steps
+
+
+LABELS = ["A", "S", "D", "F", "Z", "X"]
+
+
+def area_labels(rng):
+    """Labelled lines: DEF + letter, GOTO and GOSUB to a label (written or in a string
+    variable), a missing label, DEF at a PRINT wait."""
+    first, second = rng.sample(LABELS, 2)
+    q = chr(34)
+    bodies = [f"{q}{first}{q} WAIT 0:PRINT {q}1{first}{q};",
+              rng.choice([f"GOTO {q}{second}{q}", f"GOSUB {q}{second}{q}:PRINT {q}R{q}:END",
+                          f"L$={q}{second}{q}:GOTO L$", f"GOTO {q}Q{q}", f"GOSUB L$"]),
+              "END",
+              f"{q}{second}{q} PRINT {q}2{second}{q};" + rng.choice([":RETURN", ":END", ""]),
+              f'PRINT "3"']
+    start = rng.choice([f"{{DEF}}{first}", f"{{DEF}}{second}", "RUN{ENTER}",
+                        f"{{DEF}}{rng.choice(['Q', 'W'])}"])
+    steps = [start, "{ENTER}"]
+    if rng.random() < 0.4:
+        steps.append(f"{{DEF}}{rng.choice([first, second])}")
+    return bodies, steps
+
+
+INKEY_KEYS = ["K", "7", "{ENTER}", "{UP}", "{SPACE}", "{DEL}", "A", "=", "{CLS}"]
+
+
+def area_inkey(rng):
+    """INKEY$ in a polling loop: the key's code and text, a second poll with no key, two
+    keys read one after the other."""
+    bodies = ['A$=INKEY$:IF A$="" GOTO 10', "PRINT ASC A$;A$;LEN A$"]
+    if rng.random() < 0.5:
+        bodies.append(rng.choice(['B$=INKEY$:PRINT LEN B$', 'B$=INKEY$:IF B$="" GOTO 30',
+                                  "WAIT 0:PRINT INKEY$;1"]))
+    steps = [{"keys": "RUN{ENTER}", "settle": False, "run": 0.3}, rng.choice(INKEY_KEYS)]
+    if "GOTO 30" in bodies[-1]:
+        steps.append(rng.choice(INKEY_KEYS))
+    steps.append("{ENTER}")
+    return bodies, steps
+
+
 AREAS = {
     "arith": area_arith, "val": area_val, "logic": area_logic, "print": area_print,
     "using": area_using, "strings": area_strings, "arrays": area_arrays, "for": area_for,
@@ -542,6 +633,7 @@ AREAS = {
     "wait": area_wait, "list": area_list, "rnd": area_rnd, "angle": area_angle,
     "errors": area_errors, "timing": area_timing, "strcmp": area_strcmp,
     "nesting": area_nesting, "cursor": area_cursor, "mixed": area_mixed,
+    "calc": area_calc, "edit": area_edit, "labels": area_labels, "inkey": area_inkey,
 }
 AREA_NAMES = tuple(AREAS)
 
@@ -555,6 +647,8 @@ def program_fits(lines):
     is small."""
     if any(len(line) > 80 for line in lines):
         return False
+    if not lines:
+        return True             # typed lines only (area calc)
     try:
         image = parse_program("\n".join(lines)).image
     except FormatError:

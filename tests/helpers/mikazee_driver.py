@@ -115,6 +115,8 @@ class Mikazee:
         self.lines = []
         self.beeped = False
         self.keys = 0
+        self.answers = []  # per key (wait=True): emulated seconds to the display's first change
+        self._answer = None  # the FirstAnswer of the key being handled
         self._starts = (None, [])  # (self.lines, their start addresses) for current_line
         self._shown = (None, None)  # (display RAM, its text): the LCD is decoded only on a change
 
@@ -177,6 +179,9 @@ class Mikazee:
 
     # -- time and keys -------------------------------------------------------------------
     def run_until(self, predicate, timeout, what):
+        answer = self._answer
+        if answer is not None:
+            predicate = (lambda inner: lambda: answer.look() and inner())(predicate)
         kd.run_until(self, predicate, timeout, what, STEP)
 
     def _errored(self):
@@ -197,17 +202,24 @@ class Mikazee:
 
     def key(self, key, wait=True):
         """Press one key when the program waits for it; hold it until it is read; release;
-        (wait=True) run until the program waits again."""
+        (wait=True) run until the program waits again, and add to self.answers the time from
+        the press to the display's first change (None: it did not change)."""
         self.wait_ready()
         m = self.m
         m.buzzer.take_transitions(m.now())
+        self._answer = kd.FirstAnswer(self, m.emulated_seconds)
         m.press(key)
-        self.run_until(lambda: self.current_line() not in KEY_LINES, 1.0, f"key {key} to be read")
-        m.run_for(0.03)
-        m.release(key)
-        self.keys += 1
-        if wait:
-            self.wait_ready()
+        try:
+            self.run_until(lambda: self.current_line() not in KEY_LINES, 1.0,
+                           f"key {key} to be read")
+            m.run_for(0.03)
+            m.release(key)
+            self.keys += 1
+            if wait:
+                self.wait_ready()
+                self.answers.append(self._answer.seconds)
+        finally:
+            self._answer = None
         self.beeped = len(m.buzzer.take_transitions(m.now())) > 2
 
     def keys_(self, *names):

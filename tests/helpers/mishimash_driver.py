@@ -143,6 +143,8 @@ class Mishimash:
         self.pending = None  # dice for the next roll (force)
         self.beeps = 0  # BEEP sounds heard during the last key()
         self.times = {"shown": [], "ready": []}  # ENTER/turn start -> dice shown / ready
+        self.answers = []  # per key (wait=True): emulated seconds to the display's first change
+        self._answer = None  # the FirstAnswer of the key being handled
 
     # -- program and memory --------------------------------------------------------------
     def load(self):
@@ -174,7 +176,8 @@ class Mishimash:
     def run_until(self, predicate, timeout, what, step=STEP):
         m = self.m
         deadline = m.emulated_seconds + timeout
-        while not predicate():
+        answer = self._answer
+        while not ((answer is None or answer.look()) and predicate()):
             if m.emulated_seconds > deadline:
                 raise DriverError(f"timeout ({timeout} s) waiting for {what}; line "
                                   f"{self.current_line()}; screen {self.screen()}")
@@ -223,17 +226,25 @@ class Mishimash:
 
     def key(self, key, wait=True, hold_after_read=0.03):
         """Press `key` when the program waits for it, hold it until it is read, release it,
-        then run until the program waits again (unless wait=False). self.beeps: the number
-        of BEEP tones the key caused (1 for an accepted key, 2 for a refused action)."""
+        then run until the program waits again (unless wait=False) and add to self.answers
+        the time from the press to the display's first change (None: it did not change).
+        self.beeps: the number of BEEP tones the key caused (1 for an accepted key, 2 for a
+        refused action)."""
         m = self.m
         self.wait_ready(forcing=False)
         m.buzzer.take_transitions(m.now())
+        self._answer = kniffel_driver.FirstAnswer(self, m.emulated_seconds)
         m.press(key)
-        self.run_until(lambda: self.current_line() not in KEY_LINES, 1.0, f"key {key} to be read")
-        m.run_for(hold_after_read)
-        m.release(key)
-        if wait:
-            self.wait_ready()
+        try:
+            self.run_until(lambda: self.current_line() not in KEY_LINES, 1.0,
+                           f"key {key} to be read")
+            m.run_for(hold_after_read)
+            m.release(key)
+            if wait:
+                self.wait_ready()
+                self.answers.append(self._answer.seconds)
+        finally:
+            self._answer = None
         self.beeps = count_beeps(m.buzzer.take_transitions(m.now()))
 
     def type_input(self, text):

@@ -118,6 +118,7 @@ class Yahtzee(kd.Kniffel):
 
     def reset_records(self):
         self.times = {kind: [] for kind in TIMED_LINES}
+        self.times["answer"] = []  # ... of the timed keys to the screen's first change
         # ... and until the program waits for the next key again (all rows drawn)
         self.ready_times = {kind: [] for kind in TIMED_LINES}
         self.beeped = False
@@ -160,15 +161,19 @@ class Yahtzee(kd.Kniffel):
         self.wait_ready()
         m = self.m
         m.buzzer.take_transitions(m.now())
+        answer = kd.FirstAnswer(self, m.emulated_seconds)
         m.press(key)
         pressed = m.emulated_seconds
-        self.run_until(lambda: not self.waiting(), 1.0, f"key {key} to be read")
+        self.run_until(lambda: answer.look() and not self.waiting(), 1.0,
+                       f"key {key} to be read")
         m.run_for(0.03)
         m.release(key)
         if timing:
             target = TIMED_LINES[timing]
-            self.run_until(lambda: self.current_line() == target, 10.0, f"line {target}")
+            self.run_until(lambda: answer.look() and self.current_line() == target, 10.0,
+                           f"line {target}")
             self.times[timing].append(m.emulated_seconds - pressed)
+            self.times["answer"].append(answer.seconds)
         if wait:
             self.wait_ready()
             if timing:
