@@ -67,6 +67,10 @@ _QUARTER = {DEG: Decimal(90), GRAD: Decimal(100), RAD: _HI.divide(PI, 2)}
 # SIN 1E10, RADIAN SIN 1.745329252E8; GRAD SIN 1E10 is 9E9 degrees and fine: firmware
 # engine, case TRIG_angle_limit).
 _MAX_QUARTERS = Decimal("1E10") / 90
+# RADIAN SIN, COS and TAN turn the angle into degrees with the machine's PI first, kept to
+# 11 digits: RADIAN COS 180 is COS 10313.240312 degrees, -0.598460074 (not -5.984600691E-01),
+# RADIAN TAN(PI/2) is TAN 90, ERROR 2 (firmware engine, case TRIG_radian_in_degrees).
+_RAD_TO_DEG = Context(prec=11, rounding=ROUND_HALF_UP, Emax=999, Emin=-999, traps=_TRAPS)
 
 
 def fit(value, context=_WORK):
@@ -310,7 +314,9 @@ def power(a, b):
         return _HI.power(a, int(b)) if abs(b) < 1000000 else _HI.power(a, b)
     if a < 0:
         # an odd root of a negative number is real: (-8)^(1/3) is -2 on the firmware
-        root = _STORE.divide(ONE, b)
+        # 1/b to the 12 working digits must be odd: 1/(1/3) and 1/(1/3333333333) are,
+        # 1/1.5E-10 (6666666666.67) is not (case POWER_negative_base_odd_root)
+        root = _CUT.divide(ONE, b)
         if root == root.to_integral_value() and int(root) % 2:
             return -_HI.power(-a, b)
         raise BasicError(CALC)
@@ -421,9 +427,11 @@ def _cos_series(x):
 def _sin_cos(angle, mode):
     """(sin, cos) of an angle in the given unit.
 
-    The angle is reduced by whole quarter turns; in DEG and GRAD that reduction is
+    The angle (in RAD first turned into degrees) is reduced by whole quarter turns in
     exact decimal arithmetic, so COS 90 is exactly 0 and SIN 30 exactly 0.5.
     """
+    if mode == RAD:
+        angle, mode = _RAD_TO_DEG.plus(_HI.divide(_HI.multiply(angle, 180), PI)), DEG
     quarter = _QUARTER[mode]
     quarters = _HI.divide(angle, quarter)
     if abs(quarters) >= _MAX_QUARTERS:
@@ -523,6 +531,15 @@ def acs(a, mode):
 EXP_PLUS = " "
 
 
+def shown(value):
+    """The value as the display shows it, in PRINT and in USING alike: its 10 stored
+    digits (USING "##.############" shows 2/3 as 0.666666666700: case USING_ten_digits)."""
+    try:
+        return stored(value)
+    except BasicError:          # rounding 9.9999999999E99 up would leave the range
+        return fit(value, _LITERAL)
+
+
 def format_number(value):
     """The number as the firmware displays it: `2.`, `0.5`, `3.333333333E-01`,
     `0.000000001`, `1.23456789E 25`.
@@ -531,10 +548,7 @@ def format_number(value):
     below 1) fit the 10-digit field; integers end in `.`. Otherwise E notation with
     the full mantissa and a two-digit exponent.
     """
-    try:
-        value = stored(value)
-    except BasicError:          # rounding 9.9999999999E99 up would leave the range
-        value = fit(value, _LITERAL)
+    value = shown(value)
     if not value:
         return "0."
     sign = "-" if value < 0 else ""

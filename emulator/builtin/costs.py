@@ -71,6 +71,8 @@ EXP_GENERAL = CYCLES["exp_general"] - FUNCTIONS["EXP"]
 EXP_ZERO = CYCLES["exp_zero"] - FUNCTIONS["EXP"]
 POWER_EXACT = CYCLES["power_exact"]     # x^n with ln x exact, x^n below 10 (2^3): EXP's part
 POWER_EXP = CYCLES["power_exp"]         # ... and EXP's part otherwise, besides EXP_STEP a step
+POWER_OVERFLOW = CYCLES["power_overflow"]   # x^y out of range: after its LN part and y*LN x
+POWER_NEGATIVE_BASE = CYCLES["power_negative_base"]    # a negative x, y no whole number
 TURN_OVER = CYCLES["turn_over"]         # LN's 1/x of an x below 1, and DIVIDE_DIGIT a digit unit
 TRIG_EXACT = {          # the function's whole time at an exact angle: (0, 45 degrees)
     name: (CYCLES[name.lower() + "_zero"], CYCLES[name.lower() + "_half"])
@@ -173,18 +175,24 @@ def exp_cycles(arg, result):
     return turn + EXP_GENERAL + EXP_STEP * _pseudo_multiplication(arg)
 
 
+def _power_ln(base):
+    """(cycles, exact) of x^y's LN part; exact None when LN x is whole ln 10s."""
+    steps, exact, extra = _reduction(base)
+    if exact and abs(base).normalize().as_tuple().digits == (1,):
+        return extra, None
+    if exact:
+        return extra + LN_EXACT - LN_ONE, True
+    return extra + LN_GENERAL - LN_ONE + LN_STEP * steps, False
+
+
 def power_cycles(base, exponent, result):
     """x^y is EXP(y*LN x): the LN part as LN's, the EXP part exact when y is a whole
     number and LN x was, and no ln 10 is taken off (x^y between .1 and 10)."""
     if not base:
         return 0
-    steps, exact, extra = _reduction(base)
-    if exact and abs(base).normalize().as_tuple().digits == (1,):
+    extra, exact = _power_ln(base)
+    if exact is None:
         return extra        # LN is whole ln 10s: nothing left for EXP either
-    if exact:
-        extra += LN_EXACT - LN_ONE
-    else:
-        extra += LN_GENERAL - LN_ONE + LN_STEP * steps
     if exact and exponent == exponent.to_integral_value() and _TENTH < abs(result) < 10:
         return extra + POWER_EXACT
     rest = float(exponent) * math.log(abs(float(base)))
@@ -227,6 +235,17 @@ def _inverse(name):
 # Each evaluation's value-dependent cycles, over the fixed figure: an operator's take
 # (left, right, result), a function's (argument, result) and, for the angle functions,
 # the angle unit as well.
+def power_error_cycles(base, exponent):
+    """The cycles x^y takes before its ERROR 2: a negative x with a y that is no whole
+    number fails at once; otherwise the LN part and y*LN x come first and the result
+    is found out of range after them (POWER_OVERFLOW)."""
+    if not base:
+        return 0
+    if base < 0 and exponent != exponent.to_integral_value():
+        return POWER_NEGATIVE_BASE
+    return POWER_OVERFLOW + _power_ln(base)[0] + multiply_cycles(None, exponent, None)
+
+
 OPERATOR_VALUE_COSTS = {"*": multiply_cycles, "/": divide_cycles, "^": power_cycles}
 VALUE_COSTS = {"SQR": sqr_cycles, "LN": ln_cycles, "LOG": log_cycles, "EXP": exp_cycles}
 ANGLE_VALUE_COSTS = {name: _trig(name) for name in TRIG_EXACT}

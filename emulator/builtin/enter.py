@@ -93,6 +93,7 @@ class TypedLines:
     def enter_now(self, value):
         """ENTER's time has passed: the typed line runs or is stored; or, with
         `value`, a typed calculation's value shows."""
+        self.screen.state.open_line = None     # (key_dispatch: typed at a PRINT wait)
         if value is not None:
             self._show_value(value)
             return
@@ -262,6 +263,7 @@ class TypedLines:
             # a result that scrolls takes longer before the key wait
             terminal.state.draw_work += (self.screen.scrolls - scrolls) * RESULT_SCROLL
             terminal.state.last_result = text.replace(b" ", b"")
+            terminal.state.result_typed = True
 
     def _assignment_target(self):
         """If the line is `var = ...`, the variable's reference (position after it)."""

@@ -76,6 +76,7 @@ class Operator:
     cycles: int
     value_cycles: Callable | None = None
     exact: Callable | None = None
+    error_cycles: Callable | None = None    # the cycles it takes before an error
 
 
 # Unary NOT binds between AND and the comparisons, unary sign between `* /` and `^`.
@@ -90,7 +91,7 @@ _BYTE_OPS = {
     0x2A: Operator(6, nodes.checked(bcd.mul), bcd.mul, costs.MULTIPLY, _VALUE_OPS["*"]),
     0x2F: Operator(6, nodes.checked(bcd.div), bcd.div, costs.DIVIDE, _VALUE_OPS["/"]),
     0x5E: Operator(_POWER_PREC, nodes.checked(bcd.power), bcd.power, costs.POWER,
-                   _VALUE_OPS["^"]),
+                   _VALUE_OPS["^"], error_cycles=costs.power_error_cycles),
 }
 _POWER = _BYTE_OPS[0x5E]
 _COMPARE_BYTES = frozenset(b"<=>")
@@ -298,6 +299,7 @@ class _Parser(Scanner):
     def expression(self, min_prec=1):
         """Precedence climbing over the operator tables (all but `^` group to the
         left)."""
+        left_start = self.cost
         left = self.unary()
         mem = self.mem
         while True:
@@ -310,7 +312,7 @@ class _Parser(Scanner):
                 right = self.after([left], self.power_right)
             else:
                 right = self.after([left], self.expression, op.prec + 1)
-            left = self.binary(op, left, right)
+            left = self.binary(op, left, right, self.cost - left_start)
 
     def pure(self, func, args, kind):
         """`func(*args)` for a function without side effects or value-dependent
@@ -322,7 +324,7 @@ class _Parser(Scanner):
             return nodes.apply(self.it, func, args[0], kind, self.pos)
         return nodes.apply_args(self.it, func, args, kind, self.pos)
 
-    def binary(self, op, left, right):
+    def binary(self, op, left, right, operand_cycles=0):
         self.cost += op.cycles
         both = left.kind == right.kind == NUMBER
         func = op.numeric if both and op.numeric is not None else op.func
@@ -332,7 +334,8 @@ class _Parser(Scanner):
                 return node
         kind = NUMBER if both or op.func is not nodes.join_or_add else STRING
         return nodes.binary(self.it, left, right, func, kind, self.pos, op.value_cycles,
-                            op.prec == _COMPARE_PREC, op.exact if both else None)
+                            op.prec == _COMPARE_PREC, op.exact if both else None,
+                            op.error_cycles, operand_cycles)
 
     def unary(self):
         byte = self.peek()
@@ -515,6 +518,7 @@ class _Parser(Scanner):
     def function(self, code):
         it = self.it
         self.cost += _FUNCTION_COSTS.get(code, costs.FUNCTION)
+        before = self.cost
         entry = _OPERAND_FUNCTIONS.get(code)
         if entry is not None:
             func, check, kind = entry
@@ -524,13 +528,15 @@ class _Parser(Scanner):
             value_cycles = _VALUE_COSTS.get(code)
             if value_cycles is None:
                 return self.pure(func, [arg], kind)
-            return nodes.apply(it, func, arg, kind, self.pos, value_cycles)
+            return nodes.apply(it, func, arg, kind, self.pos, value_cycles, self.cost - before)
         if code in _ANGLE:
             func, value_cycles = _ANGLE[code], _ANGLE_VALUE_COSTS[code]
             # in the angle unit in force when it runs
-            return nodes.apply(it, lambda number: func(number, it.angle),
-                               self.numeric(self.operand()), NUMBER, self.pos,
-                               lambda number, value: value_cycles(number, value, it.angle))
+            arg = self.numeric(self.operand())
+            return nodes.apply(it, lambda number: func(number, it.angle), arg, NUMBER,
+                               self.pos,
+                               lambda number, value: value_cycles(number, value, it.angle),
+                               self.cost - before)
         entry = _PAREN_FUNCTIONS.get(code)
         if entry is not None:
             func, count, kind = entry

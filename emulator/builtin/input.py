@@ -21,6 +21,7 @@ class InputState:
     items: list[InputItem] = field(default_factory=list)
     prompt: bytes = b""             # the question shown
     keep: bool = True               # it stays while the answer is typed
+    typed: bool = False             # a key has edited the answer (a `,` prompt or `?` went)
     col: int = 0                    # INPUT after CURSOR x,y asks at column x
     top: int = 0                    # the row the question starts on
     length: int = 0                 # at CURSOR: the length of the line shown last
@@ -47,6 +48,7 @@ class InputLine:
         prompt, keep, _ref = st.items[0]
         st.prompt = b"?" if prompt is None else prompt
         st.keep = keep and prompt is not None
+        st.typed = False
         self.editor.state.line.clear()
         self.core.state = State.INPUT
         screen = self.screen
@@ -88,9 +90,11 @@ class InputLine:
             prompt, keep, ref = st.items[0]
             if not (keep and prompt is not None):
                 st.items[0] = InputItem(None, True, ref)
+            self.screen.move_open_line(st.top)
             self._ask_again()
             return
         if self.editor.edit(key, code):
+            st.typed = True
             prompt = st.prompt if st.keep else b""
             text = prompt + self.editor.typing_text()
             first = self.show(text)
@@ -158,9 +162,12 @@ class InputLine:
     def _done(self):
         st = self.state
         interp = self.interp
-        _prompt, _keep, ref = st.items.pop(0)
+        item = st.items.pop(0)
+        ref = item.ref
         screen = self.screen
-        prompt = st.prompt if st.keep or not self.editor.state.line else b""
+        # a `,` prompt or `?` that a key took away does not come back with an answer
+        # typed and deleted again (firmware engine, case INPUT_emptied_answer_no_prompt)
+        prompt = st.prompt if st.keep or not st.typed else b""
         self.show(prompt + bytes(self.editor.state.line) + bytes([NUL]))     # the cursor goes
         screen.end_line()
         data = self.editor.entered()
@@ -183,24 +190,26 @@ class InputLine:
                 else bytes(data).partition(b'"')[0]
             interp.vars.store(ref, value)
         except BasicError as err:
-            self._refuse(err.code, ref, data)
+            self._refuse(err.code, item, data)
             return
         if st.items:
             self.ask()
         else:
             self.core.state = State.RUNNING
 
-    def _refuse(self, code, ref, data):
+    def _refuse(self, code, item, data):
         """An answer that is no value of the variable's kind: the firmware shows `ERROR n`
-        below it and, once CLS is pressed, asks for the same variable again with `?` on
-        the answer's row; LEFT or RIGHT instead bring the answer back there, the cursor
-        at its end (cases GEN_input_6, INPUT_refused_answer, INPUT_refused_answer_recalled)."""
+        below it and, once CLS is pressed, asks for the same variable again on the
+        answer's row, a `;` prompt as it was, any other with `?`; LEFT or RIGHT instead
+        bring the answer back there (after a `;` prompt), the cursor at its end (cases
+        GEN_input_6, INPUT_refused_answer, INPUT_refused_answer_recalled,
+        INPUT_refused_answer_keeps_prompt)."""
         st = self.state
         st.refused = bytes(data)
         scrolls = self.screen.scrolls
         self.terminal.message(b"ERROR %d" % code)
         st.top = max(0, st.top - (self.screen.scrolls - scrolls))
-        st.items.insert(0, InputItem(None, True, ref))
+        st.items.insert(0, InputItem(item.prompt if item.keep else None, True, item.ref))
         st.retry = True
 
     def _ask_again(self, recall=False):
@@ -212,7 +221,7 @@ class InputLine:
         screen.row, screen.col, screen.done = st.top, 0, False
         self.ask()
         if recall:
-            st.keep = False                 # the `?` goes, as at the first key
+            st.typed = True                 # (a `?` goes, as at the first key)
             self.editor.set_line(st.refused)
-            text = self.editor.typing_text()
+            text = (st.prompt if st.keep else b"") + self.editor.typing_text()
             self._end_cursor(text, self.show(text))

@@ -44,6 +44,14 @@ from emulator.builtin.token_codes import CODES
 from emulator.builtin.vars import NUM, Variables
 from pc1360.facts import CR, END_MARK, END_PTR, LINE_POINTER, LINE_REF, MAX_LINE, PREFIX, QUOTE
 
+# each unit (a keyword or a character) of a line the firmware steps over: REM's and a
+# false IF's rest of the line, each line READ's search for DATA passes
+LINE_SCAN_UNIT = CYCLES["line_scan_unit"]
+# READ's search: each line passed besides its units, and the step from a DATA line
+# whose items are used up to the next line
+DATA_LINE_PASSED = CYCLES["data_line_passed"]
+DATA_NEXT_LINE = CYCLES["data_next_line"]
+_DATA = CODES["DATA"]
 TRACE_CYCLES = CYCLES["trace"]      # TRON's `line:` (and DOWN's stepping) ...
 TRACE_SCROLL_CYCLES = CYCLES["trace_scroll"]    # ... and its scrolling on the bottom line
 FOR_LIMIT = 5               # nesting limits (docs/basic_language.md §3.3)
@@ -343,17 +351,19 @@ class Interpreter(Scanner):
         state.gosub_stack.append(Return(state.pos, state.line, state.line_addr))
 
     def skip_line(self):
-        """Go to the end of the current line (REM, a false IF)."""
+        """Go to the end of the current line (REM, a false IF), taking the time the
+        firmware takes to step over each unit of what is skipped (LINE_SCAN_UNIT)."""
         state = self.state
         mem = self.mem
         line_addr = state.line_addr
         if line_addr is not None:
-            state.pos = line_addr + 2 + mem[line_addr + 2]
-            return
-        pos = state.pos
-        while mem[pos] != CR:
-            pos += 1
-        state.pos = pos
+            end = line_addr + 2 + mem[line_addr + 2]
+        else:
+            end = state.pos
+            while mem[end] != CR:
+                end += 1
+        self.cost += LINE_SCAN_UNIT * _units(mem[state.pos:end])
+        state.pos = end
 
     def skip_statement(self):
         """Go to the next ':' or the end of the line, stepping over strings, keyword
@@ -395,46 +405,32 @@ class Interpreter(Scanner):
     # ------------------------------------------------------------ DATA
 
     def next_data_item(self):
-        """Position `self.pos` on the next DATA item; ERROR 5 when none is left (as
-        the firmware engine reports it)."""
+        """Position `self.data_pos` on the next DATA item; ERROR 5 when none is left (as
+        the firmware engine reports it). Only a line whose first statement is DATA holds
+        items, and they end at its first `:`: `A=1:DATA 5` and the second DATA of
+        `DATA 5:DATA 6` are never read (firmware engine, case READ_data_starts_line).
+        The search takes time for each line it passes (as measured there)."""
         mem = self.mem
         pos = self.data_pos
-        if pos is not None and mem[pos] == 0x2C:
-            self.data_pos = pos + 1
-            return
-        data = CODES["DATA"]
-        saved = self.pos
-        lines = self.program.lines()
         if pos is not None:
-            # finish the current line first: another DATA may follow on it
-            self.pos = pos
-            found = self._find_token_in_line(data)
-            if found is not None:
-                self.pos = saved
-                self.data_pos = found
+            if mem[pos] == 0x2C:
+                self.data_pos = pos + 1
                 return
-            end = self.program.end
-            lines = ((n, a) for n, a in self.program.lines() if a > pos and a < end)
-        for _number, addr in lines:
-            self.pos = addr + 3
-            found = self._find_token_in_line(data)
-            if found is not None:
-                self.pos = saved
-                self.data_pos = found
+            if mem[pos] == PREFIX and mem[pos + 1] == _DATA:    # RESTORE n's DATA line
+                self.data_pos = pos + 2
                 return
-        self.pos = saved
+            if mem[pos] in (0x3A, CR):
+                self.cost += DATA_NEXT_LINE         # a DATA line's items are used up
+            else:
+                self.cost += _passed_line_cost(mem, pos - 3)    # RESTORE n's other line
+        for _number, addr in self.program.lines():
+            if pos is not None and addr <= pos:
+                continue
+            if mem[addr + 3] == PREFIX and mem[addr + 4] == _DATA:
+                self.data_pos = addr + 5
+                return
+            self.cost += _passed_line_cost(mem, addr)
         raise BasicError(NESTING)
-
-    def _find_token_in_line(self, code):
-        """From self.pos, the position after the next `FE code` on this line, or None."""
-        mem = self.mem
-        while mem[self.pos] != CR:
-            if mem[self.pos] == PREFIX and mem[self.pos + 1] == code:
-                return self.pos + 2
-            self.skip_statement()
-            if mem[self.pos] == 0x3A:
-                self.pos += 1
-        return None
 
 
 def _state_field(name):
@@ -446,3 +442,14 @@ def _state_field(name):
 
 for _field in fields(RunState):
     setattr(Interpreter, _field.name, _state_field(_field.name))
+
+
+def _passed_line_cost(mem, addr):
+    """The time READ's search takes to pass the line at `addr`: a figure for the line
+    and one for each unit of its body (without its CR)."""
+    return DATA_LINE_PASSED + LINE_SCAN_UNIT * _units(mem[addr + 3:addr + 2 + mem[addr + 2]])
+
+
+def _units(data):
+    """The units of a stretch of a stored line: a keyword's two bytes are one."""
+    return len(data) - data.count(PREFIX)

@@ -443,6 +443,12 @@ class Keys:
             # under the lines typed: ENTER on a blank line ends it (Runtime.wait_over)
             self.runtime.stop_here()
             terminal.state.wait_stop = self.interp.stopped_at
+            terminal.state.last_result = self.runtime.state.wait_result
+            terminal.state.result_typed = False
+            # a line PRINT's `;` left open stays open under lines typed and emptied
+            # again: the program goes on in it (firmware engine, case
+            # PRINT_wait_open_line_stays); a line entered there closes it (TypedLines)
+            self.screen.keep_open_line()
             self.editor.state.line.clear()
             terminal.idle_key(key, terminal.typed_code(key))
         elif key == "MODE":

@@ -100,10 +100,20 @@ def wrap_spans(text, indent):
         if moved:
             cut = start
         spans.append((first, cut))
-        first = cut + 1 if moved and text[cut:cut + 1] == b" " else cut
+        # the blank the listing puts before a keyword does not start a row (the firmware
+        # shows `30:A=1:B=2:C=3:D=4:E=55:` / `   NEXT I`: case LIST_keyword_blank_at_row_start)
+        first = cut + 1 if text[cut:cut + 1] == b" " and _keyword_at(text, cut + 1) else cut
         width = COLS - indent
     spans.append((first, len(text)))
     return spans
+
+
+def _keyword_at(text, index):
+    """True if a keyword (outside strings and REM text) starts at `text[index]`."""
+    end = index
+    while end < len(text) and text[end] in _WORD:
+        end += 1
+    return text[index:end] in KEYWORD_NAMES and _in_code(text, index)
 
 
 def _in_code(text, index):

@@ -242,8 +242,11 @@ def folded(func, args):
         return None
 
 
-def apply(it, func, arg, kind, at, value_cycles=None):
-    """`func(arg)`; `value_cycles(arg, value)` its value-dependent cycles, if any."""
+def apply(it, func, arg, kind, at, value_cycles=None, arg_cycles=0):
+    """`func(arg)`; `value_cycles(arg, value)` its value-dependent cycles, if any;
+    `arg_cycles` the fixed cycles of the argument, which an error here takes too (the
+    statement's fixed cycles are charged only when it gets through: firmware engine,
+    LN(TAN(-32768)) fails 33600 cycles later than LN(-1))."""
     run = arg.run
     if value_cycles is None:
         def plain_run():
@@ -252,6 +255,7 @@ def apply(it, func, arg, kind, at, value_cycles=None):
                 return func(value)
             except BasicError:
                 it.pos = at
+                it.cost += arg_cycles
                 raise
         return Node(plain_run, kind)
 
@@ -261,6 +265,7 @@ def apply(it, func, arg, kind, at, value_cycles=None):
             result = func(value)
         except BasicError:
             it.pos = at
+            it.cost += arg_cycles
             raise
         it.cost += value_cycles(value, result)
         return result
@@ -359,10 +364,13 @@ def small_int(value):
     return None
 
 
-def binary(it, left, right, func, kind, at, value_cycles, compare, exact=None):
+def binary(it, left, right, func, kind, at, value_cycles, compare, exact=None,
+           error_cycles=None, operand_cycles=0):
     """`left op right` with `func` (the checked operator, or the bcd function when
     both sides are numbers); `value_cycles(left, right, result)` its
-    value-dependent cycles, if any; `exact` the operator on ints (int_image)."""
+    value-dependent cycles, if any, and `error_cycles(left, right)` those it takes
+    before an error, besides the operands' fixed `operand_cycles` (as apply's);
+    `exact` the operator on ints (int_image)."""
     lrun, rrun = left.run, right.run
     if value_cycles is not None:
         def priced_run():
@@ -372,6 +380,7 @@ def binary(it, left, right, func, kind, at, value_cycles, compare, exact=None):
                 result = func(a, b)
             except BasicError:
                 it.pos = at
+                it.cost += operand_cycles + (0 if error_cycles is None else error_cycles(a, b))
                 raise
             it.cost += value_cycles(a, b, result)
             return result

@@ -45,6 +45,7 @@ PRINT_TOP_AFTER_CLS_CYCLES = CYCLES["print_top_after_cls"]
 PRINT_AT_CURSOR_SAVING = CYCLES["print_at_cursor_saving"]   # PRINT at a CURSOR starts no line
 PRINT_ITEM_CYCLES = CYCLES["print_item"]        # every item after the first
 PRINT_NUMBER_CYCLES = CYCLES["print_number"]    # every number shown (USING or not)
+PRINT_ALONE_CYCLES = CYCLES["print_alone"]      # a lone number's right-alignment
 CURSOR_CELL_SAVING = CYCLES["cursor_cell_saving"]   # CURSOR n against CURSOR x,y
 HALF = COLS // 2
 TEXT_CURSOR = 0xFD09        # CURSOR x, y (docs/stored_format.md §2.3)
@@ -87,41 +88,56 @@ def _cut(value, places):
         raise BasicError(USING) from None
 
 
+# USING places the firmware engine keeps at most: 11 `#` before the point (sign place
+# included), 12 after it, 9 after it with `^`; more are ignored (case USING_place_limits).
+MAX_WHOLE_PLACES = 11
+MAX_DECIMAL_PLACES = 12
+MAX_EXPONENT_DECIMALS = 9
+
+
+def _with_point(cut, point):
+    """The digits of a cut value; a format with a point shows it even with no
+    decimals after it (`##.` shows 0.5 as ` 0.`, `##.^` -1.5 as `-1.E 00`)."""
+    digits = f"{abs(cut):f}".encode("ascii")
+    return digits + b"." if point and b"." not in digits else digits
+
+
 def _format_exponent(fmt, value):
     """USING with `^`: one digit before the point, the format's decimals, then E and
     a signed two-digit exponent (`##.##^` shows 1234.5 as ` 1.23E 03`)."""
-    places = fmt.partition(b".")[2].count(b"#")
+    _, point, tail = fmt.partition(b".")
+    places = min(tail.count(b"#"), MAX_EXPONENT_DECIMALS)
     if not value:
         mantissa, exp = Decimal(0), 0
     else:
         exp = value.adjusted()
         mantissa = value.scaleb(-exp)
     cut = _cut(mantissa, places)
-    digits = f"{abs(cut):f}".encode("ascii")
     mark = b"-" if exp < 0 else b" "
-    return (b"-" if cut < 0 else b" ") + digits + b"E" + mark + b"%02d" % abs(exp)
+    return (b"-" if cut < 0 else b" ") + _with_point(cut, point) + b"E" + mark + b"%02d" % abs(exp)
 
 
 def _format_using(fmt, value):
     """PRINT USING: `#` places (the first one holds the sign), `.` the point, `&`
-    string places; digits past the format are cut (12.345 in ###.## is 12.34); a
-    number that does not fit is ERROR 7 (1.005 in #.##, -5 in #), as on the
-    firmware engine."""
+    string places; the number's 10 shown digits, and those past the format cut
+    (12.345 in ###.## is 12.34); a number that does not fit is ERROR 7 (1.005 in #.##,
+    -5 in #), as on the firmware engine."""
     if isinstance(value, bytes):
         width = fmt.count(b"&") or len(value)
         return value[:width].ljust(width)
+    value = bcd.shown(value)
     if fmt.endswith(b"^"):
         return _format_exponent(fmt, value)
     head, point, tail = fmt.partition(b".")
-    places = tail.count(b"#")
+    whole_places = min(head.count(b"#"), MAX_WHOLE_PLACES)
+    places = min(tail.count(b"#"), MAX_DECIMAL_PLACES)
     cut = _cut(value, places)
-    digits = f"{abs(cut):f}".encode("ascii")
-    whole = digits.split(b".")[0]
-    if len(whole) + 1 > head.count(b"#"):
+    digits = _with_point(cut, point)
+    if len(digits.split(b".")[0]) + 1 > whole_places:
         raise BasicError(USING)
     # a negative number cut to zero keeps its sign: -0.005 in ###.## is -0.00
-    text = (b"-" if value < 0 else b"") + (digits if point else whole)
-    return text.rjust(len(head) + (1 + len(tail) if point else 0))
+    text = (b"-" if value < 0 else b"") + digits
+    return text.rjust(whole_places + (1 + places if point else 0))
 
 
 def print_fields(it):
@@ -187,6 +203,11 @@ def _aligned(number, width):
     return number.rjust(width, b"\x00")
 
 
+def lone_number(segments, open_end):
+    """True if PRINT's items are one number that starts its row: it is right-aligned."""
+    return len(segments) == 1 and len(segments[0]) == 1 and segments[0][0][1] and not open_end
+
+
 def layout(segments, open_end=False, start=0):
     """The text of one PRINT: a lone number (or USING number) right-aligned unless a
     `;` ends the list; with `,` every item gets a 12-character field (cut to it, a
@@ -199,7 +220,7 @@ def layout(segments, open_end=False, start=0):
     PRINT_comma_after_open_line)."""
     if len(segments) == 1:
         items = segments[0]
-        if len(items) == 1 and items[0][1] and not open_end:
+        if lone_number(segments, open_end):
             return _aligned(items[0][0], COLS)
         return b"".join(text for text, _ in items)
     text = _field_text(segments)
@@ -289,8 +310,8 @@ def show(it, text, open_end):
             # on row 2, scrolling from the bottom row: CURSOR_fills_row_end)
             it.cursor = None
         return
-    # (a lone number's right-alignment blanks take no time: PRINT I as PRINT "X";I;
-    # nor do the blanks that fill the row after the last `,` field)
+    # (a lone number's right-alignment blanks are print_alone's, not characters';
+    # the blanks that fill the row after the last `,` field take no time)
     it.cost += len(text.strip(b" \x00")) * PRINT_CHAR_CYCLES
     if open_end and not text:
         text = b"\x00"     # `PRINT "";` leaves a NUL cell (firmware engine, GEN_timing_1)
@@ -317,10 +338,14 @@ def show(it, text, open_end):
         screen.col = col
 
 
-def display_wait(it):
-    """After PRINT: wait for ENTER, or WAIT n/64 seconds."""
+def display_wait(it, answer=None):
+    """After PRINT: wait for ENTER, or WAIT n/64 seconds. A PRINT that made a number
+    the last answer (`answer`) waits with it as a result: + - * / ^ typed first there
+    go on from it (PRINT 5;7, then - shows `5.-`: case PRINT_wait_continues_answer)."""
     if it.wait is None:
-        it.pending = ("enter",)         # (under TRON, DOWN goes on too)
+        result = None if answer is None else \
+            bcd.format_number(answer).replace(" ", "").encode("ascii")
+        it.pending = ("enter", result)      # (under TRON, DOWN goes on too)
     elif it.wait:
         it.pending = ("delay", it.wait * WAIT_UNIT)
 
@@ -339,10 +364,12 @@ def stmt_print(it):
         it.cost += (len(items) - 1) * PRINT_ITEM_CYCLES + sum(items) * PRINT_NUMBER_CYCLES
         # a lone number is right-aligned only when it starts the row: after
         # `PRINT "X";` PRINT 5 shows X5. (firmware engine)
-        show(it, layout(segments, open_end or it.cursor is not None or it.screen.col > 0,
-                        _start_column(it)), open_end)
+        joined = open_end or it.cursor is not None or it.screen.col > 0
+        if lone_number(segments, joined):
+            it.cost += PRINT_ALONE_CYCLES
+        show(it, layout(segments, joined, _start_column(it)), open_end)
     # the firmware waits after `PRINT "A";` too; the next PRINT continues the line
-    display_wait(it)
+    display_wait(it, answer)
 
 
 def stmt_pause(it):

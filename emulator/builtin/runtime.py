@@ -38,6 +38,7 @@ class RuntimeState:
     tones: list[tuple[int, int]] = field(default_factory=list)  # BEEP: (delay_left at a
                                     # tone's start, its length)
     wait_key: str = "ENTER"         # the key that ends ENTER_WAIT (DOWN under TRON)
+    wait_result: bytes | None = None    # the waiting PRINT's number, as a result's text
     error: tuple[int, int] | None = None  # the DELAY is an error's: (code, line) shows after
 
 
@@ -182,6 +183,7 @@ class Runtime:
         if kind == "enter":
             self.core.state = State.ENTER_WAIT
             self.state.wait_key = "ENTER"
+            self.state.wait_result = pending[1]
         elif kind == "trace":
             # TRON: after each line its number, then DOWN goes on (as the firmware)
             self.terminal.message(b"%d:" % pending[1], fill=NUL)

@@ -96,9 +96,10 @@ class ScreenState:
     col: int = 0            # where PRINT goes on after a trailing `;`
     done: bool = False      # the output line is finished: output goes on below it
     scrolls: int = 0        # how often the display scrolled (PRINT's time depends on it)
-    # a PRINT line left open by `;` when INPUT asked below it: (row, col, scrolls
-    # then); the next PRINT goes on there (firmware engine, case INPUT_after_open_print)
-    open_line: tuple[int, int, int] | None = None
+    # a PRINT line left open by `;` when INPUT asked below it: (row, col); the next
+    # PRINT goes on in that cell even if the questions scrolled the display since
+    # (firmware engine, cases INPUT_after_open_print, INPUT_open_line_stays_in_its_row)
+    open_line: tuple[int, int] | None = None
 
 
 def _state_field(name):
@@ -180,7 +181,9 @@ class Screen:
         self.state.open_line = None
 
     def scroll(self):
-        """Move every line (dots included) up one and blank the bottom line."""
+        """Move every line (dots included, columns 0-5 too) up one and blank the
+        bottom line, columns 0-5 too (firmware engine: a dot there moves up and does
+        not stay behind, case SCROLL_moves_left_columns)."""
         mem = self.mem
         self.scrolls += 1
         for row in range(ROWS - 1):
@@ -188,7 +191,7 @@ class Screen:
                 mem[dst] = mem[dst + MIRROR] = mem[src]
         mem[TEXT_BUFFER:TEXT_BUFFER + COLS * (ROWS - 1)] = \
             mem[TEXT_BUFFER + COLS:TEXT_BUFFER + COLS * ROWS]
-        self.clear_row(ROWS - 1)
+        self.clear_row(ROWS - 1, first=0)
 
     def next_line(self):
         """Move the output line down one, scrolling at the bottom."""
@@ -202,17 +205,22 @@ class Screen:
     def keep_open_line(self):
         """INPUT asks below the output line: if PRINT left it open, keep its place."""
         if self.col and self.state.open_line is None:
-            self.state.open_line = (self.row, self.col, self.scrolls)
+            self.state.open_line = (self.row, self.col)
+
+    def move_open_line(self, row):
+        """CLS while an INPUT answer is typed: a line left open is now open at the start
+        of the question's row, and the next PRINT writes there over the question
+        (firmware engine, case INPUT_cls_moves_open_line)."""
+        if self.state.open_line is not None:
+            self.state.open_line = (row, 0)
 
     def resume_open_line(self):
-        """PRINT after INPUT goes on in the line a `;` left open, unless it has
-        scrolled off."""
+        """PRINT after INPUT goes on at the cell where a `;` left the line open: the
+        same row and column of the display, whatever has scrolled into it."""
         kept, self.state.open_line = self.state.open_line, None
         if kept is not None:
-            row, col, scrolls = kept
-            row -= self.scrolls - scrolls
-            if row >= 0:
-                self.row, self.col, self.done = row, col, False
+            self.row, self.col = kept
+            self.done = False
 
     def begin_line(self):
         """Where PRINT starts: the output line, or the next one if it is finished

@@ -72,11 +72,16 @@ def stmt_data(it):
     it.skip_statement()
 
 
+READ_ITEM_CYCLES = CYCLES["read_item"]     # each item READ takes, its expression apart
+RESTORE_LINE_CYCLES = CYCLES["restore_line"]   # RESTORE n against RESTORE
+
+
 def stmt_read(it):
     """READ var[,var...]: each DATA item is evaluated as an expression (an unquoted
     word is a variable, so READ A$ from `DATA ABC` is ERROR 9, as on the firmware)."""
     while True:
         ref = it.variable(create=True)
+        it.cost += READ_ITEM_CYCLES
         it.next_data_item()
         saved = it.pos
         it.pos = it.data_pos
@@ -98,6 +103,9 @@ def stmt_restore(it):
         it.data_pos = None
         return
     addr = it.resolve(it.target())
+    # RESTORE n takes its own time and the line search's from the first line
+    number = it.mem[addr] << 8 | it.mem[addr + 1]
+    it.cost += RESTORE_LINE_CYCLES + it.program.lines_passed(number, 0) * costs.LINE_SEARCH
     it.data_pos = addr + 3
 
 

@@ -32,6 +32,7 @@ from emulator.builtin.vars import NUM
 from pc1360.facts import CR, LINE_POINTER, LINE_REF, PREFIX
 
 LET_COST = CYCLES["stmt_let"]   # an assignment without LET, besides its expressions
+LET_COMMA_COST = CYCLES["let_comma"]    # each further one after a `,` (A=1,B=2)
 LINE_COST = CYCLES["line_step"]     # a step onto the next line more than a ':'
 PROGRAM_END_COST = CYCLES["program_end"]    # running off the program's end
 _THEN, _TO, _STEP = CODES["THEN"], CODES["TO"], CODES["STEP"]
@@ -208,6 +209,7 @@ def assignment(it, cost, reader):
         parts.append((ref_at, ref, value_at, value))
         if not reader.accept(_COMMA):
             break
+        cost += LET_COMMA_COST
     if fail is None and not reader.at_end():
         fail = reader.pos
     end = reader.pos

@@ -56,6 +56,7 @@ class TerminalState:
     end_prompt: bool = False        # the `>` is the one after a program's end
     cleared: bool = False           # the card was just cleared (the CLEAR question)
     last_result: bytes | None = None    # text of the last number result
+    result_typed: bool = False      # ... of a typed calculation (not of a PRINT waiting)
     last_shown: bytes = b""         # the last result on the display (for AREAD)
     shift: bool = False
     sml: bool = False
@@ -310,10 +311,11 @@ class Terminal:
         if code is not None and not edited.line and edited.input_row is None \
                 and st.last_result is not None and code in CONTINUING:
             editor.set_line(st.last_result)
-            # the firmware engine blanks the result's row in the text buffer
-            # (spaces), though the display goes on showing it
-            base = TEXT_BUFFER + self.screen.row * COLS
-            self.mem[base:base + COLS] = b" " * COLS
+            if st.result_typed:
+                # the firmware engine blanks the result's row in the text buffer
+                # (spaces), though the display goes on showing it
+                base = TEXT_BUFFER + self.screen.row * COLS
+                self.mem[base:base + COLS] = b" " * COLS
         st.list_addr = None
         if editor.edit(key, code):
             st.last_result = None

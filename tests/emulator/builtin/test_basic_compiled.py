@@ -122,8 +122,8 @@ def test_forgotten_value_charge_shows(monkeypatch):
     gives other cycles than recorded: the comparison above sees it."""
     name = "value-dependent condition"
     apply = nodes.apply
-    monkeypatch.setattr(nodes, "apply", lambda it, func, arg, kind, at, value_cycles=None:
-                        apply(it, func, arg, kind, at))
+    monkeypatch.setattr(nodes, "apply", lambda it, func, arg, kind, at, value_cycles=None,
+                        arg_cycles=0: apply(it, func, arg, kind, at, None, arg_cycles))
     states, _ = trace_run(PROGRAMS[name])
     assert states != OUTCOMES["programs"][name]
 
