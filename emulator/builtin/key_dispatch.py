@@ -263,6 +263,11 @@ class Keys:
                     (self.interp.stopped_at is not None or term.error_at is not None):
                 return SHOW_LINE_WORK           # after a stop, as after an error
             return RUN_UP_DOWN_WORK
+        if key == "ENTER" and term.wait_stop is not None and not bytes(line).strip(b" "):
+            # ENTER ending a PRINT wait after lines typed there: the program goes on as
+            # late as after ENTER at the wait itself (an INKEY$ then misses the ENTER
+            # held 60 ms, sees it held 80: firmware engine, case INKEY_after_wait_over)
+            return PRINT_WAIT_ENTER_WORK
         if key in EDIT_KEY_WORK and term.list_addr is None and self.editor.live_units() is None:
             # nothing under the cursor: as quick as a typed key; else the firmware
             # redraws the characters after the cursor (firmware engine)
