@@ -13,6 +13,9 @@ and the two engines' screens differ only in the class's way (`difference`):
   and numbers that differ only after the 7th significant digit. A number shown
   differently with the same value (0.1 / 1.E-01) is not a last digit and does not count.
 - "pixels": the text of every step is the same; only dots differ.
+- "cursor": only the cursor is elsewhere: row by row the same characters, where the block
+  cursor (which hides the character under it) or the line-end cursor `_` may stand on
+  one side only.
 - "text": any difference of the screens (for a class whose program pattern says enough).
 
 Each class names the stored faithfulness cases that show it (`cases`), all of them
@@ -35,7 +38,8 @@ SCROLL_ROWS = 2
 MANTISSA_DIGITS = 10         # a shown number has at most 10 digits: where two touch
 LONG_DIGITS = 8              # the digits a number has before it may end inside a run
 EXPONENT = re.compile(r"E[ -]\d\d")
-KINDS = ("last-digits", "pixels", "text")
+KINDS = ("last-digits", "pixels", "cursor", "text")
+BLOCK, LINE_END = "\u25a0", "_"
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,7 @@ class DifferenceClass:
     cases: tuple
     program: re.Pattern
     difference: str
+    tolerance: float = DIGITS_AGREE     # last-digits: how far the numbers may be apart
 
     def explains(self, typed, firmware_steps, builtin_steps):
         """`typed`: the program and the steps' keys, as one text."""
@@ -51,8 +56,9 @@ class DifferenceClass:
             return False
         if len(firmware_steps) != len(builtin_steps):
             return False
-        test = {"last-digits": last_digits_only, "pixels": same_text,
-                "text": lambda a, b: True}[self.difference]
+        test = {"last-digits": lambda a, b: last_digits_only(a, b, self.tolerance),
+                "pixels": same_text,
+                "cursor": cursor_only, "text": lambda a, b: True}[self.difference]
         return all(test(a, b) for a, b in zip(firmware_steps, builtin_steps)
                    if a["symbols"] != b["symbols"] or not harness.screens_match(a, b))
 
@@ -65,7 +71,8 @@ def load_classes(path=CLASSES_PATH):
         if entry["difference"] not in KINDS:
             raise ValueError(f"{path}: class {entry['name']!r}: difference must be one of {KINDS}")
         classes.append(DifferenceClass(entry["name"], tuple(entry["cases"]),
-                                       re.compile(entry["program"]), entry["difference"]))
+                                       re.compile(entry["program"]), entry["difference"],
+                                       float(entry.get("tolerance", DIGITS_AGREE))))
     return classes
 
 
@@ -86,6 +93,20 @@ def classify(typed, firmware_steps, builtin_steps, classes=None):
 
 def same_text(firmware, builtin):
     return firmware["text"] == builtin["text"] and firmware["symbols"] == builtin["symbols"]
+
+
+def cursor_only(firmware, builtin):
+    if firmware["symbols"] != builtin["symbols"] or firmware["text"] == builtin["text"]:
+        return False
+    for a, b in zip(firmware["text"], builtin["text"]):
+        if a == b:
+            continue
+        a, b = a.removesuffix(LINE_END), b.removesuffix(LINE_END)
+        if len(a) != len(b) or BLOCK not in a + b:
+            return False
+        if any(x != y and BLOCK not in (x, y) for x, y in zip(a, b)):
+            return False
+    return True
 
 
 def screen_text(rows):
@@ -155,22 +176,23 @@ def pieces(text):
     return out
 
 
-def _numbers_agree(a, b):
+def _numbers_agree(a, b, tolerance):
     (text_a, value_a), (text_b, value_b) = a, b
     if text_a == text_b:
         return True
     if value_a == value_b:
         return False          # the same value shown otherwise: a format difference
-    return abs(value_a - value_b) <= DIGITS_AGREE * max(abs(value_a), abs(value_b))
+    return abs(value_a - value_b) <= tolerance * max(abs(value_a), abs(value_b))
 
 
-def _agree(a, b):
+def _agree(a, b, tolerance):
     if isinstance(a, str) or isinstance(b, str):
         return isinstance(a, str) and isinstance(b, str) and a.split() == b.split()
-    return any(len(x) == len(y) and all(map(_numbers_agree, x, y)) for x in a[1] for y in b[1])
+    return any(len(x) == len(y) and all(_numbers_agree(p, q, tolerance) for p, q in zip(x, y))
+               for x in a[1] for y in b[1])
 
 
-def last_digits_only(firmware, builtin):
+def last_digits_only(firmware, builtin, tolerance=DIGITS_AGREE):
     if firmware["symbols"] != builtin["symbols"]:
         return False
     for drop_f in range(SCROLL_ROWS + 1):
@@ -179,7 +201,7 @@ def last_digits_only(firmware, builtin):
                 continue
             a = pieces(screen_text(firmware["text"][drop_f:]))
             b = pieces(screen_text(builtin["text"][drop_b:]))
-            if len(a) == len(b) and all(_agree(x, y) for x, y in zip(a, b)):
+            if len(a) == len(b) and all(_agree(x, y, tolerance) for x, y in zip(a, b)):
                 # a number shown with other digits, not a scroll or a space alone
                 return any(x[0] != y[0] for x, y in zip(a, b) if not isinstance(x, str))
     return False

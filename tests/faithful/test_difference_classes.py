@@ -63,7 +63,7 @@ def test_pixels_kind_needs_the_same_text():
 
 
 def test_a_class_needs_its_program_pattern():
-    (digits,) = [c for c in CLASSES if c.difference == "last-digits"]
+    (digits,) = [c for c in CLASSES if c.name.startswith("last digits of the transcendental")]
     differs = [step("1.000000001")], [step("1.000000002", pixels="q")]
     assert digits.explains("10 PRINT SIN 1", *differs)
     assert digits.explains(classes.typed_text([], ["SIN 1{ENTER}"]), *differs)
@@ -89,3 +89,10 @@ def test_each_class_describes_its_stored_cases(name, entry):
     assert harness.compare(firmware, builtin), f"{name} passes now"
     typed = classes.typed_text(case.program.strip().splitlines(), [s.keys for s in case.steps])
     assert entry.explains(typed, firmware, builtin), f"{entry.name} does not describe {name}"
+
+
+def test_cursor_kind_needs_the_same_characters():
+    assert classes.cursor_only(step("A=\u25a0"), step('A="_'))
+    assert classes.cursor_only(step("0\u25a0"), step("\u25a0T"))
+    assert not classes.cursor_only(step("A=\u25a0"), step("B=1_"))
+    assert not classes.cursor_only(step("AB"), step("AC"))
