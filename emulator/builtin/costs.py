@@ -36,6 +36,8 @@ TYPED_STATEMENT_END = CYCLES["typed_statement_end"]     # a typed statement's wa
 # Each line a jump's search steps over (program.lines_passed)
 LINE_SEARCH = CYCLES["line_search"]
 GOSUB_LINE_SEARCH = CYCLES["gosub_line_search"]
+LABEL_LINE = CYCLES["label_line"]               # a label search: each other labelled line
+LABEL_MISS_LINE = CYCLES["label_miss_line"]     # ... each labelled line when none matches
 
 # A function's own time, its argument's parts apart (parentheses are PARENTHESES).
 FUNCTIONS = {name: CYCLES["function_" + name.rstrip("$").lower()] for name in (

@@ -6,6 +6,7 @@ line and shows it as LIST would; DEF + letter runs from a labelled line."""
 from emulator.builtin import bcd
 from emulator.builtin.basic_errors import LINE, OTHER, SYNTAX, BasicError
 from emulator.builtin.costs import (
+    LABEL_LINE,
     TYPED_BASE,
     TYPED_CHAR,
     TYPED_RESULT,
@@ -283,9 +284,8 @@ class TypedLines:
     def def_start(self, letter):
         """DEF + letter: run from the line labelled with that letter."""
         interp = self.interp
-        try:
-            addr = interp.program.find_label(bytes([letter]))
-        except BasicError:
+        addr, labelled = interp.program.label_search(bytes([letter]))
+        if addr is None:
             return False                    # no such label: the letter is typed
         # AREAD gets what the display holds: the typed line, else the last result
         edited = self.editor.state
@@ -308,5 +308,6 @@ class TypedLines:
         interp.vars.clear()
         interp.start_program(addr, forget_wait=False)
         self.core.state = State.RUNNING
-        self.runtime.wait(DEF_START_WORK)   # the firmware's start from a label
+        # the firmware's start from a label, comparing each labelled line before it
+        self.runtime.wait(DEF_START_WORK + labelled * LABEL_LINE)
         return True

@@ -335,10 +335,14 @@ class Interpreter(Scanner):
             addr, passed = self.program.locate(value, state.line)
             self.cost += passed * per_line
         else:
-            # a label is searched for from the first line
-            addr = self.program.find_label(value)
+            # a label is searched for from the first line, each labelled line compared
+            addr, labelled = self.program.label_search(value)
+            if addr is None:
+                self.cost += labelled * costs.LABEL_MISS_LINE
+                raise BasicError(LINE)
             number = self.mem[addr] << 8 | self.mem[addr + 1]
-            self.cost += self.program.lines_passed(number, 0) * per_line
+            self.cost += self.program.lines_passed(number, 0) * per_line + \
+                labelled * costs.LABEL_LINE
         if line_end and self.peek() != CR:
             raise BasicError(SYNTAX)
         self.mark_statement_end()

@@ -199,13 +199,23 @@ class Program:
 
     def find_label(self, label):
         """Address of the first line whose body starts with the string `label`."""
+        addr, _labelled = self.label_search(label)
+        if addr is None:
+            raise BasicError(LINE)
+        return addr
+
+    def label_search(self, label):
+        """(address of the line labelled `label` or None, how many other labelled lines
+        the search compared before it: the firmware takes time for each)."""
         mem = self.mem
         wanted = bytes((QUOTE,)) + label
+        labelled = 0
         for _number, addr in self.lines():
             body = addr + 3
             if mem[body:body + len(wanted)] == wanted and mem[body + len(wanted)] in (QUOTE, CR):
-                return addr
-        raise BasicError(LINE)
+                return addr, labelled
+            labelled += mem[body] == QUOTE
+        return None, labelled
 
     def body(self, number):
         """The stored body (up to and including 0x0D) of line `number`."""
