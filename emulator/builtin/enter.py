@@ -75,14 +75,14 @@ class TypedLines:
                 if self.screen.char_at(row, 0) != PROMPT_CHAR:
                     # a line typed and deleted again leaves its row blank (GEN_input_8)
                     self.screen.clear_row(row, fill=NUL)
-            scrolls, after_end = self.screen.scrolls, self.terminal.state.end_prompt
+            after_end = self.terminal.state.end_prompt
             self.terminal.state.recalled = None     # LEFT/RIGHT bring nothing back now
-            self.terminal.prompt()
+            with self.terminal.scroll_work(ENTER_EMPTY_SCROLL):
+                self.terminal.prompt()
             # after a program's end the new `>` is one too: DEF + letter's output starts
             # on its row (firmware engine, case DEF_after_end_and_enter)
             self.terminal.state.end_prompt = after_end
-            self.terminal.state.draw_work += ENTER_EMPTY_WORK + \
-                (self.screen.scrolls - scrolls) * ENTER_EMPTY_SCROLL
+            self.terminal.state.draw_work += ENTER_EMPTY_WORK
             return
         # RUN mode reads the line for a time that grows with its length; a value then
         # shows after its expression's cycles (_run_immediate; costs.py TYPED_*)
@@ -259,10 +259,8 @@ class TypedLines:
             terminal.state.last_result = None
         else:
             text = bcd.format_number(value).encode("ascii")
-            scrolls = self.screen.scrolls
-            terminal.message(text, right=True)
-            # a result that scrolls takes longer before the key wait
-            terminal.state.draw_work += (self.screen.scrolls - scrolls) * RESULT_SCROLL
+            with terminal.scroll_work(RESULT_SCROLL):     # a result that scrolls
+                terminal.message(text, right=True)
             terminal.state.last_result = text.replace(b" ", b"")
             terminal.state.result_typed = True
 

@@ -29,7 +29,6 @@ from emulator.builtin.nodes import to_int
 from emulator.builtin.run_state import (  # noqa: F401  (FORLoop: the engine imports it from here)
     ANSWER,
     ANSWER_END,
-    INPUT_BUFFER,
     FORLoop,
     Return,
     RunState,
@@ -42,7 +41,17 @@ from emulator.builtin.stored_program import Program
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
 from emulator.builtin.vars import NUM, Variables
-from pc1360.facts import CR, END_MARK, END_PTR, LINE_POINTER, LINE_REF, MAX_LINE, PREFIX, QUOTE
+from pc1360.facts import (
+    CR,
+    END_MARK,
+    END_PTR,
+    INPUT_BUFFER,
+    LINE_POINTER,
+    LINE_REF,
+    MAX_LINE,
+    PREFIX,
+    QUOTE,
+)
 
 # each unit (a keyword or a character) of a line the firmware steps over: REM's and a
 # false IF's rest of the line, each line READ's search for DATA passes

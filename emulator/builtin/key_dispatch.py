@@ -286,8 +286,7 @@ class Keys:
         if key in REPEAT_KEYS and term.error_lock and term.mode is Mode.RUN \
                 and term.error_cur is not None and term.recalled is not None:
             return ERROR_RECALL_WORK + ERROR_RECALL_CHAR * len(term.recalled.text)
-        typed = SHIFTED.get(key) if term.shift else CHARS.get(key)
-        if typed in CONTINUING and not line \
+        if self.terminal.key_code(key) in CONTINUING and not line \
                 and term.last_result is not None and self.editor.state.input_row is None:
             return CONTINUE_WORK + CONTINUE_CHAR * len(term.last_result)
         return None

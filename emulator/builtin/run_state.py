@@ -8,7 +8,6 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from emulator.builtin import bcd
-from pc1360.facts import INPUT_BUFFER, LINE_POINTER
 
 # The last answer (8 bytes, stored form), which RUN mode's UP/DOWN type. Found on the
 # firmware engine: a typed calculation, a numeric assignment (array elements too) and

@@ -115,10 +115,8 @@ class Runtime:
         if st.delay_left <= 0:
             if st.error is not None:
                 (code, line), st.error = st.error, None
-                scrolls = self.screen.scrolls
-                self.show_error(code, line)
-                # an error message that scrolls takes a scroll's time before the key wait
-                self.terminal.state.draw_work += (self.screen.scrolls - scrolls) * SCROLL_CYCLES
+                with self.terminal.scroll_work(SCROLL_CYCLES):     # a message that scrolls
+                    self.show_error(code, line)
             elif st.entering:
                 value, st.enter_value = st.enter_value, None
                 st.entering = False
@@ -169,11 +167,9 @@ class Runtime:
             if interp.line_addr is not None:
                 close_port(self.host.mem)   # a program's end closes the port (firmware)
             self.core.state = State.IDLE
-            scrolls = self.screen.scrolls
-            self.terminal.prompt()
+            with self.terminal.scroll_work(SCROLL_CYCLES):         # the `>` that scrolls
+                self.terminal.prompt()
             self.terminal.state.end_prompt = True
-            # the `>` that scrolls takes a scroll's time before the key wait
-            self.terminal.state.draw_work += (self.screen.scrolls - scrolls) * SCROLL_CYCLES
         return max(used, 1)
 
     def _serve(self, pending):
@@ -195,17 +191,15 @@ class Runtime:
             self._beep(pending)
         elif kind == "input":
             self.input_line.state.items = list(pending[1])
-            screen = self.screen
-            scrolls, top = screen.scrolls, not (screen.done or screen.col)
-            self.input_line.ask()
+            top = not (self.screen.done or self.screen.col)
+            with self.terminal.scroll_work(SCROLL_CYCLES):
+                self.input_line.ask()
             # the question's drawing, before the key wait (firmware engine)
             self.terminal.state.draw_work += INPUT_ASK_WORK + \
-                (screen.scrolls - scrolls) * SCROLL_CYCLES + \
                 (INPUT_TOP_AFTER_CLS if top and self.interp.cursor is None else 0)
         elif kind == "stop":
-            scrolls = self.screen.scrolls
-            self.stop_with(b"BREAK", keep_position=False)
-            self.terminal.state.draw_work += (self.screen.scrolls - scrolls) * SCROLL_CYCLES
+            with self.terminal.scroll_work(SCROLL_CYCLES):
+                self.stop_with(b"BREAK", keep_position=False)
         elif kind == "list":
             self.core.state = State.IDLE
             self.terminal.list_from(pending[1])

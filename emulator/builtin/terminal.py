@@ -15,6 +15,7 @@ it (checked by running it on the same keys):
   edits the top line, and after a program's error UP/DOWN edit the line in error.
 """
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -83,6 +84,14 @@ class Terminal:
         self.typed = self.runtime = None
 
     # ------------------------------------------------------------ output
+
+    @contextmanager
+    def scroll_work(self, per_scroll):
+        """Drawing inside the block that scrolls the display takes `per_scroll` cycles
+        a scroll before the key wait comes back."""
+        scrolls = self.screen.scrolls
+        yield
+        self.state.draw_work += (self.screen.scrolls - scrolls) * per_scroll
 
     def message(self, text, right=False, fill=SPACE):
         """Show `text` on the next output line and move past it. (The firmware pads
@@ -217,8 +226,8 @@ class Terminal:
         if self.state.def_key:
             self.set_def(False)
 
-    def typed_code(self, key):
-        """The character `key` types (SHIFT and SML applied; SHIFT goes off)."""
+    def key_code(self, key):
+        """The character `key` would type now (SHIFT and SML applied), or None."""
         st = self.state
         code = None
         if st.shift and key in SHIFTED:
@@ -227,7 +236,12 @@ class Terminal:
             code = CHARS[key]
             if st.sml and 0x41 <= code <= 0x5A:
                 code += 0x20
-        if st.shift:
+        return code
+
+    def typed_code(self, key):
+        """The character `key` types (key_code); SHIFT goes off."""
+        code = self.key_code(key)
+        if self.state.shift:
             self.set_shift(False)
         return code
 

@@ -11,7 +11,7 @@ from emulator.builtin import random_numbers
 from emulator.builtin.basic_errors import ILLEGAL, BasicError
 from emulator.builtin.engine import tokenize_body
 from emulator.builtin.expr import compile_at
-from emulator.builtin.run_state import INPUT_BUFFER
+from pc1360.facts import INPUT_BUFFER
 from tests.helpers.bare_machine import machine_with
 
 
