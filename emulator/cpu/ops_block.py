@@ -120,9 +120,9 @@ def _port_in(method):
     return lambda o: seq(f"@v = bus.{method}() & 0xFF", f"iram[{A}] = v", "z = v == 0")
 
 
-def _port_out(method, latch):
+def _port_out(method, latch, block="seq"):
     """OUTA OUTB OUTF OUTC: send the latch byte to the port, Q <- the latch address."""
-    return lambda o: seq(f"q = {latch}", f"@bus.{method}(iram[{latch}])")
+    return lambda o: seq(f"q = {latch}", f"@bus.{method}(iram[{latch}])", block=block)
 
 
 def _xin_wait(level):
@@ -152,7 +152,8 @@ SEMS = {
     "ADW": _bcd(False, True), "SBW": _bcd(True, True),
     "INA": _port_in("ina"), "INB": _port_in("inb"),
     "OUTA": _port_out("outa", IA), "OUTB": _port_out("outb", IB),
-    "OUTF": _port_out("outf", FO), "OUTC": _port_out("outc", CTRL),
+    # OUTC ends a block: with its OFF bit the machine ends the run (SC61860.stop_at)
+    "OUTF": _port_out("outf", FO), "OUTC": _port_out("outc", CTRL, block="end"),
     # TEST n: the bus builds the status byte (and clears the timer flags it reports)
     "TEST": lambda o: seq("@z = not bus.test(n1) & n1"),
     "CUP": _xin_wait(1), "CDN": _xin_wait(0),

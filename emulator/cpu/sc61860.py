@@ -275,8 +275,12 @@ def _build(cpu, mem, iram, bus):
         reg_pc = stopped = pc & 0xFFFF
         return cycles - start
 
+    def stop_at(cycle):
+        nonlocal end
+        end = min(end, cycle)
+
     hooks = {"run": run, "set_code_regions": set_code_regions, "set_code_bank": set_code_bank,
-             "code": code}
+             "code": code, "stop_at": stop_at}
     return cellmap, hooks
 
 
@@ -372,6 +376,12 @@ class SC61860:
         the mirrored ones too (the debugger notes them there)."""
         self._cells["mem"].cell_contents = self.mem if view is None else view
         self._set_mirror(*(self._mirror if view is None else _NO_MIRROR))
+
+    def stop_at(self, cycle):
+        """End the current `run` at the first instruction boundary at or past `cycle`, if
+        that comes before the end of its budget. For a bus method: the instruction that
+        calls it must end its block (OUTC does), so that no block runs past the new end."""
+        self._code["stop_at"](cycle)
 
     def step(self):
         """Execute one instruction; return its cycles. Every instruction costs at least

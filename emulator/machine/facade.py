@@ -14,7 +14,10 @@ from emulator.machine.timers import Buzzer, Timers
 from pc1360.facts import BANK_COUNT, CYCLES_PER_SECOND, DIM_PTR, SYSTEM_RAM
 from pc1360.ramcard import program_writes
 
-SLICE = 2_560  # cycles per engine call (10 ms): the granularity of OFF and of the key driver
+# cycles per engine call (10 ms) when the engine needs slices (the built-in engine, the
+# firmware under the debugger) or the SIO has a host link to pump: the granularity of OFF
+# and of the link; else one engine call runs all the time asked for
+SLICE = 2_560
 KEY_HOLD = 0.045  # seconds a typed key is held for the key-wait loop (docs/hardware.md §6.3)
 KEY_GAP = 0.010  # seconds after a release before looking for the key-wait loop again
 READY_STROBES = 3  # 0x3F strobe writes (~1547 cycles apart) that show the key-wait loop
@@ -94,6 +97,8 @@ class PC1360:
         else:
             self.engine = engine(self)
         self._progress = getattr(self.engine, "progress", None)
+        self._runs_whole = getattr(self.engine, "runs_whole", None)
+        self._stop_at = getattr(self.engine, "stop_at", None)
         self.reset()
 
     # -- power and time ----------------------------------------------------------------
@@ -110,9 +115,13 @@ class PC1360:
         return self.cycles + (self._progress() if self._progress else 0)
 
     def power_off(self):
-        """OUTC bit 3: the display goes blank and the CPU stops until BRK/ON."""
+        """OUTC bit 3: the display goes blank and the CPU stops until BRK/ON, once the count
+        reaches the next multiple of SLICE (the firmware's code after the OUTC runs on to
+        its wait for ON), however long the engine's run."""
         self.off = True
         self.lcd.enabled = False
+        if self._stop_at:
+            self._stop_at((self.now() // SLICE + 1) * SLICE)
 
     def power_on(self):
         """BRK/ON after OFF: the CPU goes on after its OUTC (the ROM's code there turns the
@@ -135,7 +144,7 @@ class PC1360:
         cycles run. A front-end calls this once per frame."""
         target = self.cycles + n
         while self.cycles < target and not self.halted:
-            budget = min(SLICE, target - self.cycles)
+            budget = self._slice(target - self.cycles)
             if self.off:
                 self.cycles += budget
             else:
@@ -144,6 +153,14 @@ class PC1360:
         if self._card_store:
             self._card_store.autosave(self.card_data, self.power_state)
         return n + (self.cycles - target)
+
+    def _slice(self, budget):
+        """The cycles of the next engine call, at most `budget`: all of them for an engine
+        that runs whole stretches, unless the SIO has a link to pump; else a slice, which
+        for the firmware ends on a multiple of SLICE (where it stops at OFF)."""
+        if self._runs_whole and self.sio.link is None and self._runs_whole():
+            return budget
+        return min(SLICE - self.cycles % SLICE if self._stop_at else SLICE, budget)
 
     def run_for(self, seconds):
         return self.run_cycles(round(seconds * CYCLES_PER_SECOND))

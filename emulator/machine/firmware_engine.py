@@ -38,7 +38,7 @@ class FirmwareEngine:
         self._counter = self.cpu.cycle_counter()
         # what run() runs the CPU with: a debugger puts its instruction-by-instruction
         # runner here while it has something to watch (emulator/debug/firmware_target.py)
-        self.execute = self.cpu.run
+        self.execute = self._plain_run = self.cpu.run
         self._run_start = self.cpu.cycles
         self._track_rom_bank(machine.bus, translation_cache.for_rom(rom_sha1(roms)))
         machine.lcd.set_font(firmware_font(roms.banks[FONT_BANK]))
@@ -65,6 +65,16 @@ class FirmwareEngine:
         ran = self.execute(cycles)
         self._run_start = counter.cell_contents
         return ran
+
+    def runs_whole(self):
+        """Whether `run` may be given a whole stretch of time, not the machine's slices:
+        the CPU ends the run at OFF itself (`stop_at`); the debugger's runner cannot."""
+        return self.execute is self._plain_run
+
+    def stop_at(self, cycle):
+        """End the current run at the first instruction boundary at or past `cycle` (the
+        machine's count)."""
+        self.cpu.stop_at(cycle - self.machine.cycles + self._run_start)
 
     def progress(self):
         return self._counter.cell_contents - self._run_start

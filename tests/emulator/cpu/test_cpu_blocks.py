@@ -166,3 +166,38 @@ def test_dead_register_stores_are_dropped_only_when_overwritten_unread():
     out = flatten(drop_dead_stores(nodes), 0)
     assert "    c = z = v == 0" not in out and "    z = v == 0" in out
     assert "    q = 3" in out
+
+
+class StoppingBus:
+    """OUTC ends the run `after` cycles later, as the machine's OFF does (SC61860.stop_at)."""
+
+    def __init__(self, after):
+        self.cpu, self.after, self.calls = None, after, []
+
+    def outc(self, value):
+        self.calls.append(self.cpu.cycles)
+        self.cpu.stop_at(self.cpu.cycles + self.after)
+
+
+@pytest.mark.parametrize("after", [0, 1, 5, 17, 60])
+def test_stop_at_ends_the_run_at_the_first_boundary_there_translated_or_not(after, monkeypatch):
+    monkeypatch.setattr(sc61860, "HOT", 2)
+    # 0x0100: 20 x INCP (2 cycles each); OUTC (2); 10 x INCP; JP 0x0100 (6)
+    program = bytes([0x50] * 20 + [0xDF] + [0x50] * 10 + [0x79, 0x01, 0x00])
+    runs = []
+    for translate in (False, True):
+        mem = bytearray(0x10000)
+        mem[0x100:0x100 + len(program)] = program
+        bus = StoppingBus(after)
+        cpu = SC61860(mem, bus)
+        bus.cpu = cpu
+        if translate:
+            cpu.set_code_regions((0x0000, 0x0200))
+        cpu.pc = 0x100
+        for _ in range(30):  # the first runs make the blocks, later ones use them
+            ran = cpu.run(10_000)
+            stop = bus.calls[-1] + after
+            # stopped at the first instruction boundary at or past the stop (INCP: 2 cycles)
+            assert stop <= cpu.cycles <= stop + 6 and ran < 10_000
+        runs.append((cpu.pc, cpu.cycles, bus.calls))
+    assert runs[0] == runs[1]

@@ -253,3 +253,34 @@ def test_settled_star_screen_means_the_card_is_not_the_firmwares(machine):
     machine.bus.set_card_data(0, bytes(card))
     assert run_keys(machine, "RUN{ENTER}", 0.5) == ["*".rjust(24), "", "", ""]
     assert run_keys(machine, "1+1{ENTER}", 0.5) == ["*".rjust(24), "", "", ""]
+
+
+# ---- one engine call for a whole stretch of time ------------------------------------------
+# The firmware engine runs all the time asked for in one call (the CPU itself ends the run
+# at OFF): the machine must then be in exactly the state that 10 ms slices give.
+
+@pytest.mark.parametrize("script", [
+    "10 FOR I=1 TO 40:BEEP 1:PRINT I*I;:NEXT I{ENTER}RUN{ENTER}",  # timers, buzzer, LCD
+    "10 A$=INKEY$:B=B+1:IF B<300 GOTO 10{ENTER}RUN{ENTER}",  # the keyboard, polled
+    "{OFF}",  # powers off inside the run
+])
+def test_one_long_run_leaves_the_state_that_10_ms_slices_leave(machine, script, monkeypatch):
+    start = machine.snapshot()
+    machine.type_keys(script)
+    machine.run_for(4.0)
+    whole = machine.snapshot()
+    machine.restore(start)
+    monkeypatch.setattr(machine, "_runs_whole", None)  # the engine gets 10 ms slices
+    machine.type_keys(script)
+    machine.run_for(4.0)
+    assert machine.snapshot() == whole
+
+
+def test_off_stops_the_cpu_at_the_end_of_its_slice_also_in_a_long_run(machine):
+    machine.type_keys("{OFF}")
+    machine.run_for(0.3)
+    assert machine.off
+    cpu = machine.engine.cpu
+    stopped = (cpu.pc, cpu.cycles)
+    machine.run_for(2.0)  # off: time passes, the CPU does not run
+    assert machine.off and (cpu.pc, cpu.cycles) == stopped
