@@ -51,7 +51,7 @@ def _logic(kind, dst, src):
 def _logic_dp(kind):
     """ANID ORID TSID, and the undocumented 0xD7 (kind 'sz': Z <- 1).
     Side effect shared by all four: (R-1) <- (DP) as read; R itself does not move."""
-    code = ("v = mem[dp]", "iram[(r - 1) & 0x7F] = v")
+    code = ("v = mem[dp]", "iram[r - 1] = v")
     if kind in ("and", "or"):
         code += (f"v {'&' if kind == 'and' else '|'}= n1", "z = v == 0") + _store("dp", "v")
     elif kind == "test":

@@ -21,7 +21,9 @@ def _jp(cond):
     return lambda o: Sem(kind="branch", cond=cond, target="n1 << 8 | n2")
 
 
-_PUSH_NEXT = ("iram[(r - 1) & 0x7F] = (NEXT >> 8) & 0xFF", "r = (r - 2) & 0x7F",
+# R's neighbours in the 128 bytes of internal RAM, wrapped as the chip wraps them: R is
+# 0-127, so R-1 (-1 is 127) and R-127 (R+1, 128 is 0) index the list without a mask
+_PUSH_NEXT = ("iram[r - 1] = (NEXT >> 8) & 0xFF", "r = (r - 2) & 0x7F",
               "iram[r] = NEXT & 0xFF")
 
 
@@ -70,10 +72,10 @@ SEMS = {
     "JPNC": _jp("not c"), "JPC": _jp("c"),
     "CALL": lambda o: Sem(code=_PUSH_NEXT, kind="jump", target="n1 << 8 | n2", call=True),
     "CAL": _cal,
-    "RTN": lambda o: Sem(code=("npc = iram[(r + 1) & 0x7F] << 8 | iram[r]", "r = (r + 2) & 0x7F"),
+    "RTN": lambda o: Sem(code=("npc = iram[r - 127] << 8 | iram[r]", "r = (r + 2) & 0x7F"),
                          kind="dynamic", ret=True),
     # PTC k,nm: d <- k and push nm as the return address of the DTC that follows
-    "PTC": lambda o: seq("d = n1", "iram[(r - 1) & 0x7F] = n2", "r = (r - 2) & 0x7F",
+    "PTC": lambda o: seq("d = n1", "iram[r - 1] = n2", "r = (r - 2) & 0x7F",
                          "iram[r] = n3"),
     "DTC": _dtc,
     "LOOP": _loop,
