@@ -246,8 +246,8 @@ def _build(cpu, mem, iram, bus):
         start = cycles
         end = start + budget
         if pc == stopped and pg[pc >> 8][pc & 0xFF] is cold:
-            # the last run stopped inside a straight run (a slice ends at any instruction):
-            # it goes on uncounted, or every PC a slice happened to end at would become hot
+            # the last run stopped inside a straight run (a budget ends at any instruction):
+            # it goes on uncounted, or every PC a run happened to end at would become hot
             pc = straight(pc)
         while True:
             try:
@@ -346,7 +346,7 @@ class SC61860:
 
     def cycle_counter(self):
         """The cell that holds `cycles` (its cell_contents), for a caller that reads the
-        count once a slice and wants no property call for it."""
+        count once a run and wants no property call for it."""
         return self._cells["cycles"]
 
     def reset(self):

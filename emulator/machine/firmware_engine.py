@@ -57,8 +57,8 @@ class FirmwareEngine:
     def run(self, cycles):
         # The bus names every switch of the bank to the CPU (bank_changed), also when a
         # state is restored. Between runs the machine's count is exact by itself:
-        # progress() must say 0 then, or machine.now() would run one slice ahead for a
-        # host called between slices. This runs once a slice: it uses the CPU's cycle
+        # progress() must say 0 then, or machine.now() would run one run ahead for a
+        # host called between runs. This runs once a run: it uses the CPU's cycle
         # counter cell, not the property.
         counter = self._counter
         self._run_start = counter.cell_contents
