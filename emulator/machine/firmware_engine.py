@@ -57,7 +57,7 @@ class FirmwareEngine:
     def run(self, cycles):
         # The bus names every switch of the bank to the CPU (bank_changed), also when a
         # state is restored. Between runs the machine's count is exact by itself:
-        # progress() must say 0 then, or machine.now() would run one run ahead for a
+        # progress() must say 0 then, or machine.now() would count the last run twice for a
         # host called between runs. This runs once a run: it uses the CPU's cycle
         # counter cell, not the property.
         counter = self._counter
