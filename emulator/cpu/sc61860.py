@@ -15,9 +15,9 @@ with the operands and the fixed cycle costs folded in. Only code the engine decl
 immutable is translated (`set_code_regions`): the fixed internal ROM and a banked window
 whose contents the engine names with `code_bank`. Blocks are made for entry points (the
 PCs that a jump, a taken branch, a call or a return arrives at) that have run HOT times,
-following the branch sides the interpreter saw taken there; a block runs only if every
-instruction in it would start before the budget is used up, so `run` stops at the same
-instruction boundary either way.
+following the branch sides the interpreter took there often enough; a block runs only if
+every instruction in it would start before the budget is used up, so `run` stops at the
+same instruction boundary either way.
 
 The `SC61860` class is a thin shell: its attributes p, q, r, dp, pc, c, z, d,
 cycles, write_floor and bus read and write the builder's cells directly.
@@ -40,8 +40,7 @@ from emulator.cpu import ops_alu as cpu_ops_alu
 from emulator.cpu import ops_block as cpu_ops_block
 from emulator.cpu import ops_flow as cpu_ops_flow
 from emulator.cpu import ops_move as cpu_ops_move
-from emulator.cpu.codegen import (NOT_TAKEN_SIDE, TAKEN_SIDE, bind, block_code, block_source,
-                                 handler_codes)
+from emulator.cpu.codegen import bind, block_code, block_source, handler_codes, sides_seen
 from emulator.cpu.optable import OPS
 
 # Internal RAM addresses of the registers.
@@ -72,6 +71,8 @@ _STRIDES = [0x20000 if s.kind == "branch" else o.length for o, s in zip(OPS, SEM
 _BRANCHES = [s.kind == "branch" for s in SEMS]
 
 MISSING = object()  # no block known for an entry point yet
+# a branch's count in `sides`: the times taken, in units of TAKEN_COUNT, plus the times not
+TAKEN_COUNT = 1 << 32
 _NO_MIRROR = (1, 0, 0)  # (first, last, xor) of a range no address is in
 
 
@@ -114,7 +115,7 @@ def _build(cpu, mem, iram, bus):
 
     # Block cache: pages[addr >> 8][addr & 0xFF] is a block, `cold` (not hot yet) or None
     # (interpret); counts has the same shape and holds the runs of each cold entry point,
-    # sides the sides (TAKEN_SIDE, NOT_TAKEN_SIDE) each branch took when interpreted. The
+    # sides how often each branch went either way when interpreted (TAKEN_COUNT). The
     # window's pages are swapped per bank.
     pages = [_NO_CODE] * 256
     counts = [None] * 256
@@ -156,9 +157,9 @@ def _build(cpu, mem, iram, bus):
                     row = sides[pc >> 8]
                     if row is not None:
                         if npc != pc + _LENGTHS[op]:
-                            row[pc & 0xFF] |= TAKEN_SIDE
+                            row[pc & 0xFF] += TAKEN_COUNT
                             return npc
-                        row[pc & 0xFF] |= NOT_TAKEN_SIDE
+                        row[pc & 0xFF] += 1
                     if npc != pc + _LENGTHS[op] or cycles >= end:
                         return npc
                 pc = npc
@@ -201,7 +202,8 @@ def _build(cpu, mem, iram, bus):
                 return fixed[0] <= addr < fixed[1]
         def seen(addr):
             row = sides[addr >> 8]
-            return row[addr & 0xFF] if row is not None else 0
+            count = row[addr & 0xFF] if row is not None else 0
+            return sides_seen(count // TAKEN_COUNT, count % TAKEN_COUNT)
         lines = block_source(mem, pc, allowed, OPS, SEMS, in_window, bank, seen)
         block_code_ = _TRANSLATED[key] = block_code(lines) if lines else None
         store = code["store"]

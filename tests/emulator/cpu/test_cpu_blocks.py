@@ -201,3 +201,18 @@ def test_stop_at_ends_the_run_at_the_first_boundary_there_translated_or_not(afte
             assert stop <= cpu.cycles <= stop + 6 and ran < 10_000
         runs.append((cpu.pc, cpu.cycles, bus.calls))
     assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("taken, not_taken, followed", [
+    (0, 12, False), (2, 10, False), (3, 9, True), (12, 0, True)])
+def test_a_branch_side_the_interpreter_took_rarely_leaves_the_block(taken, not_taken, followed):
+    from emulator.cpu.codegen import NOT_TAKEN_SIDE, block_source, sides_seen
+
+    mem = bytearray(0x10000)
+    # 0x0100: JRZP +4 (to 0x0105); INCP; INCP; RTN;  0x0105: DECP; DECP; RTN
+    mem[0x100:0x108] = bytes([0x38, 0x04, 0x50, 0x50, 0x37, 0x51, 0x51, 0x37])
+    lines = block_source(mem, 0x100, lambda addr: addr < 0x200, sc61860.OPS, sc61860.SEMS,
+                         False, seen=lambda addr: sides_seen(taken, not_taken))
+    source = "\n".join(lines)
+    assert ("0105  DECP" in source) == followed
+    assert ("0102  INCP" in source) == bool(sides_seen(taken, not_taken) & NOT_TAKEN_SIDE)
