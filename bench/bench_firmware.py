@@ -109,11 +109,15 @@ def press(machine, key, then):
     machine.run_for(then)
 
 
-def child_kniffel(rom):
+def kniffel_loaded(rom):
     from pc1360.tokenizer import tokenize
 
     machine = booted(rom)
     machine.load_program(tokenize((ROOT / "basic_src" / "kniffel.bas").read_text(encoding="utf-8")))
+    return machine
+
+
+def kniffel_game(machine):
     start, cpu = machine.emulated_seconds, time.process_time()
     machine.type_keys("{DEF}K")
     machine.key_wait_ready()
@@ -129,6 +133,10 @@ def child_kniffel(rom):
     if not (rows[0].startswith("AB") and rows[3].startswith("SIEGER: AB")):
         raise SystemExit(f"kniffel: unexpected final screen {rows}")
     return {"whole": whole}
+
+
+def child_kniffel(rom):
+    return kniffel_game(kniffel_loaded(rom))
 
 
 def child(figure, rom):
