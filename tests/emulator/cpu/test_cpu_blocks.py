@@ -6,7 +6,7 @@ import random
 import pytest
 
 from emulator.cpu import sc61860
-from emulator.cpu.codegen import flatten
+from emulator.cpu.codegen import block_source_text, flatten
 from emulator.cpu.dead_stores import drop_dead_stores
 from emulator.cpu.sc61860 import SC61860
 
@@ -216,3 +216,36 @@ def test_a_branch_side_the_interpreter_took_rarely_leaves_the_block(taken, not_t
     source = "\n".join(lines)
     assert ("0105  DECP" in source) == followed
     assert ("0102  INCP" in source) == bool(sides_seen(taken, not_taken) & NOT_TAKEN_SIDE)
+
+
+def _leaf_program():
+    mem = bytearray(0x10000)
+    # 0x0100: CALL 0x0110; JP 0x0100 (skipped); INCP; JP 0x0100
+    mem[0x100:0x10A] = bytes([0x78, 0x01, 0x10, 0x79, 0x01, 0x00, 0x50, 0x79, 0x01, 0x00])
+    # 0x0110, a leaf that moves its own return address on by 3: LDR; STP; ADIM 3; RTN
+    mem[0x110:0x115] = bytes([0x22, 0x30, 0x70, 0x03, 0x37])
+    return mem
+
+
+def test_a_leaf_is_followed_into_and_a_return_it_moved_goes_where_the_stack_says(monkeypatch):
+    monkeypatch.setattr(sc61860, "HOT", 2)
+    runs = []
+    for translate in (False, True):
+        cpu = SC61860(_leaf_program(), None)
+        if translate:
+            cpu.set_code_regions((0x0000, 0x0200))
+        cpu.pc, cpu.r = 0x100, 0x50
+        trace = []
+        for budget in [7, 13, 40, 3, 100, 1, 29] * 20:
+            cpu.run(budget)
+            trace.append((cpu.pc, cpu.p, cpu.r, cpu.cycles, bytes(cpu.iram)))
+        runs.append(trace)
+        if translate:
+            pages = dict(zip(cpu._run.__code__.co_freevars,
+                             cpu._run.__closure__))["pages"].cell_contents
+            block = pages[0x01][0x00]
+            source = block_source_text(block.__code__)
+            # the leaf's code is in the caller's block, and its moved return leaves it
+            assert "0110  LDR" in source and "if npc != 0x0103:" in source
+    assert runs[0] == runs[1]
+    assert runs[0][-1][1] > 0  # the INCP after the moved return ran
