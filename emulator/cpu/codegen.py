@@ -10,11 +10,10 @@ description this module generates
 - translated blocks (`block_source`): ROM code from one entry point as one function, with
   the operands folded in as constants and the fixed cycle costs summed at generation
   time. It follows jumps and the sides of conditional branches that the interpreter
-  took often enough (a tree of paths,
-  MAX_INSTRUCTIONS in all), ends a path at a call (the callee is a block of its own:
-  only a short leaf is followed into) or a return, and loops back to its entry inside
-  the function. Along a path,
-  P, Q and DP are read as the constant an instruction set them to (`specialized`), and
+  took often enough (a tree of paths, MAX_INSTRUCTIONS in all), ends a path at a call
+  (the callee is a block of its own, but for a short leaf, which is followed into) or a
+  return, and loops back to its entry inside the function. Along a path, P, Q and DP are
+  read as the constant an instruction set them to (`specialized`), and
   stores to registers that the path overwrites unread are dropped (dead_stores.py, over
   the tree of nodes the block is built as). A block (and each pass of its
   loop) runs only when all of its instructions would start before the run's budget is
@@ -323,16 +322,17 @@ class _Reads(dict):
 # seconds of a BASIC loop; a Kniffel game): with the sides taken rarely left out
 # (SIDE_SHARE), 40 runs the steady state 4% and a game 1% faster than 24 (and than 16, 32,
 # 48); the first seconds with an empty cache cost 2% more, translating longer blocks
+# (measured before calls to leaves were followed)
 MAX_INSTRUCTIONS = 40
 TAKEN_SHARE = 2  # a taken branch's path gets at most 1/TAKEN_SHARE of what is left
 # A call to a leaf, a subroutine that returns within LEAF instructions and calls nothing,
 # is followed into it, its return checked against the address the call pushed: the
 # firmware's hottest subroutines are such (the next program byte: LIDP, TSID, JRZP, IXL,
-# RTN). Measured (bench_instructions, bench_firmware): the steady state 12% fewer
-# instructions and 9% faster than a call ending every path; the first seconds with an
-# empty cache 3% more instructions, a Kniffel game with an empty cache 2% more (5% slower:
-# more to compile). Following every call: steady 17% fewer, but 13-16% more with an empty
-# cache; leaves of 8 or 12 instructions: a little faster steady, more to translate.
+# RTN). Measured (bench_instructions, bench_firmware): the steady state 11% fewer
+# instructions and 9% faster than a call ending every path; with an empty cache the
+# first 10 s 2% more instructions, a Kniffel game 0.5% more (but 5% slower: more to
+# compile). Following every call: steady 17% fewer, but 13-16% more with an empty cache;
+# leaves of 8 or 12 instructions: a little faster steady, more to translate.
 LEAF = 5
 # what `seen(addr)` says of a branch: the sides the interpreter saw it take (0: none known)
 TAKEN_SIDE, NOT_TAKEN_SIDE = 2, 1
