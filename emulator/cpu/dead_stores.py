@@ -1,4 +1,4 @@
-"""The dead-store pass over a translated block's source (emulator/cpu/codegen.py).
+"""The dead-store pass over a translated block's source (emulator/cpu/translator.py).
 
 A block's paths often set a register cell that a later instruction sets again before
 anything reads it: INCx then CPIA never shows the INCx flags, LP then LP leaves only the

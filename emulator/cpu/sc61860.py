@@ -9,9 +9,10 @@ so the bus always sees the cycles of completed instructions only.
 
 What each opcode does is written once, per family, in emulator/cpu/ops_*.py, as source
 templates keyed by the mnemonics of optable.csv; emulator/cpu/codegen.py generates the
-256 handlers from them (compiled once per process, bound to each CPU's cells) and, for
-code in ROM, translated blocks: straight runs of instructions compiled into one function
-with the operands and the fixed cycle costs folded in. Only code the engine declares
+256 handlers from them (compiled once per process, bound to each CPU's cells), and
+emulator/cpu/translator.py, for code in ROM, translated blocks: straight runs of
+instructions compiled into one function with the operands and the fixed cycle costs
+folded in. Only code the engine declares
 immutable is translated (`set_code_regions`): the fixed internal ROM and a banked window
 whose contents the engine names with `code_bank`. Blocks are made for entry points (the
 PCs that a jump, a taken branch, a call or a return arrives at) that have run HOT times,
@@ -40,8 +41,9 @@ from emulator.cpu import ops_alu as cpu_ops_alu
 from emulator.cpu import ops_block as cpu_ops_block
 from emulator.cpu import ops_flow as cpu_ops_flow
 from emulator.cpu import ops_move as cpu_ops_move
-from emulator.cpu.codegen import bind, block_code, block_source, handler_codes, sides_seen
+from emulator.cpu.codegen import bind, handler_codes
 from emulator.cpu.optable import OPS
+from emulator.cpu.translator import block_code, block_source, sides_seen
 
 # Internal RAM addresses of the registers.
 I, J, A, B, XL, XH, YL, YH, K, L, M, N = range(12)

@@ -1,6 +1,6 @@
 """Translated ROM blocks kept between runs, in the user's cache directory.
 
-Compiling the blocks the CPU translates the ROM's hot code into (emulator/cpu/codegen.py)
+Compiling the blocks the CPU translates the ROM's hot code into (emulator/cpu/translator.py)
 is most of what the first seconds of a run cost. This cache keeps their code objects, one
 file per ROM set, so that the next run uses each block from the first time its entry
 point runs. The file is derived from the ROM and so lives only in the user's cache
@@ -9,7 +9,7 @@ directory, never in the project.
 A block is code that runs, so a file is unmarshalled only once it is known to be ours:
 
 - its name holds the ROM set's SHA-1, and its tag binds it to that SHA-1 and to the
-  translator's version (codegen.translator_version: the CPU package's sources and the
+  translator's version (translator.translator_version: the CPU package's sources and the
   Python bytecode magic). A file of another ROM set or another version fails the check;
 - the tag is an HMAC-SHA256 of the whole file under a random key of this user's, kept in
   the same directory (created readable by the user only). A file from anywhere else, and
@@ -35,7 +35,7 @@ import types
 import zlib
 from pathlib import Path
 
-from emulator.cpu import codegen
+from emulator.cpu import codegen, translator
 from emulator.machine.atomic_write import write_atomic
 
 MAGIC = b"pc1360 translated blocks 1\n"
@@ -177,7 +177,7 @@ def for_rom(rom_sha1, directory=None):
     key = (directory, rom_sha1)
     if key not in _OPEN:
         try:
-            version = codegen.translator_version()
+            version = translator.translator_version()
         except OSError:
             return None
         cache = _OPEN[key] = TranslationCache(directory, rom_sha1, version)

@@ -1,4 +1,4 @@
-"""Translated blocks (emulator/cpu/codegen.py) against the interpreter: same state, same
+"""Translated blocks (emulator/cpu/translator.py) against the interpreter: same state, same
 cycles at every bus call, same stopping point for every budget."""
 
 import random
@@ -209,7 +209,7 @@ def test_stop_at_ends_the_run_at_the_first_boundary_there_translated_or_not(afte
     (0, 12, False, True), (2, 10, False, True), (3, 9, True, True), (12, 0, True, False)])
 def test_a_branch_side_the_interpreter_took_rarely_leaves_the_block(taken, not_taken, followed,
                                                                     fell_through):
-    from emulator.cpu.codegen import block_source, sides_seen
+    from emulator.cpu.translator import block_source, sides_seen
 
     mem = bytearray(0x10000)
     # 0x0100: JRZP +4 (to 0x0105); INCP; INCP; RTN;  0x0105: DECP; DECP; RTN

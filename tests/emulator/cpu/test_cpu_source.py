@@ -11,7 +11,8 @@ import traceback
 import pytest
 
 from emulator.cpu import sc61860
-from emulator.cpu.codegen import _address, handler_source
+from emulator.cpu.codegen import handler_source
+from emulator.cpu.translator import _address
 from emulator.cpu.sc61860 import OPS, SC61860, SEMS
 
 INA = 0x4C

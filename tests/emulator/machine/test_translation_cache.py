@@ -9,7 +9,7 @@ import zlib
 
 import pytest
 
-from emulator.cpu import codegen, sc61860
+from emulator.cpu import sc61860, translator
 from emulator.cpu.sc61860 import SC61860
 from emulator.machine import translation_cache as tc
 
@@ -33,7 +33,7 @@ class Bus:
 def new_process(monkeypatch):
     """From here on the process is as a new run: no block translated yet."""
     monkeypatch.setattr(sc61860, "_TRANSLATED", {})
-    monkeypatch.setattr(codegen, "_block_cache", {})
+    monkeypatch.setattr(translator, "_block_cache", {})
 
 
 @pytest.fixture(autouse=True)
@@ -171,7 +171,7 @@ def test_the_firmware_engine_keys_its_cache_by_the_rom_set(monkeypatch, tmp_path
     one, two = tc.for_rom(ROM), tc.for_rom("cd" * 20)
     assert one is tc.for_rom(ROM) and one is not two
     assert one.path.parent == tmp_path / "pc1360"
-    assert one.binding.split()[1] == codegen.translator_version().encode()
+    assert one.binding.split()[1] == translator.translator_version().encode()
 
 
 def test_a_block_whose_source_linecache_forgot_is_not_kept(tmp_path, monkeypatch):
