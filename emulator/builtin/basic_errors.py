@@ -18,11 +18,15 @@ OTHER = 9           # ERROR 9: other (type mismatch, CONT with nothing stopped, 
 class BasicError(Exception):
     """A PC-1360 error: the engine shows it as `ERROR n IN line`."""
 
-    def __init__(self, code):
+    def __init__(self, code, on_last=False):
         super().__init__(code)
         self.code = code
         self.used = 0   # the cycles of the statements before it in the same run() call
         self.list_from = None   # LIST n past the last line: n (UP then lists before it)
+        # the error is about the element read last (a variable or a value of the wrong
+        # type, a missing line): the cursor goes on it, not where the reading stopped
+        # (Terminal.error_column, Terminal._show_error_line)
+        self.on_last = on_last
 
 
 class Break(Exception):

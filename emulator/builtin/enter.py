@@ -22,6 +22,7 @@ from emulator.builtin.listview import (
 )
 from emulator.builtin.screen import COLS, NUL, ROWS
 from emulator.builtin.serial_io import close_port, end_latch, enter_cycles
+from emulator.builtin.statements import cont_possible
 from emulator.builtin.states import Mode, State
 from emulator.builtin.steps import LET_COST
 from emulator.builtin.terminal import Recalled
@@ -138,12 +139,10 @@ class TypedLines:
             colon = first_colon(body)
             # (a calculation or an assignment runs up to the `:` first: _run_immediate)
             if colon is not None and body[0] == PREFIX and body[1] in self.interp.statements:
-                self.interp.start_immediate(body)       # the cursor goes to the `:`
-                self.interp.pos += colon
-                raise BasicError(SYNTAX)        # one statement per typed line
+                self._refuse_statements(body, colon)
             self._run_immediate(body)
         except BasicError as err:
-            self.runtime.show_error(err.code, 0)
+            self.runtime.show_error(err.code, 0, err.on_last)
 
     def _store_line(self, data, row, edited=None):
         text = data.lstrip(b" ")
@@ -186,6 +185,36 @@ class TypedLines:
                 self.screen.clear_row(r)
         self.terminal.state.list_addr = addr           # UP/DOWN go on from the stored line
 
+    def _refuse_statements(self, body, colon):
+        """A typed statement with a `:` after it is ERROR 1 at the `:` (one statement a
+        typed line), once what the firmware looks at first has passed: in RUN mode a
+        statement only a program runs is refused at its keyword (`PRINT 1:A=2`), and GOTO
+        and RUN look for their line, ERROR 4 if it is missing (`GOTO 99:A=1`), CONT for
+        a stop to go on from (firmware engine, case CALC_statement_and_colon)."""
+        interp = self.interp
+        interp.start_immediate(body)
+        start = interp.pos
+        if self.terminal.state.mode is Mode.RUN:
+            self._refuse_program_only(body[1])
+            interp.pos = start + 2
+            if body[1] == CODES["CONT"]:
+                cont_possible(interp)
+            if body[1] in (CODES["GOTO"], CODES["RUN"]):
+                if interp.peek() != 0x3A:
+                    try:
+                        interp.resolve(interp.target())
+                    except BasicError as error:     # the cursor on the line's number
+                        error.on_last = True
+                        raise
+        interp.pos = start + colon
+        raise BasicError(SYNTAX)
+
+    def _refuse_program_only(self, code):
+        """RUN mode: ERROR 1 for a statement only a program runs (PRINT # and INPUT # are
+        tape statements, which RUN mode takes)."""
+        if code in PROGRAM_ONLY and self.interp.mem[self.interp.pos + 2] != 0x23:
+            raise BasicError(SYNTAX)
+
     def _run_immediate(self, body):
         """RUN mode: an expression (or an assignment) shows its value; a string
         result clears the display. Anything else runs as a statement line."""
@@ -195,9 +224,8 @@ class TypedLines:
         code = interp.mem[interp.pos + 1] if first == PREFIX else None
         mode = self.terminal.state.mode
         if code in interp.statements:
-            # (PRINT # and INPUT # are tape statements: RUN mode takes them)
-            if mode is Mode.RUN and code in PROGRAM_ONLY and interp.mem[interp.pos + 2] != 0x23:
-                raise BasicError(SYNTAX)
+            if mode is Mode.RUN:
+                self._refuse_program_only(code)
             # LIST and NEW belong to PRO mode, RUN to RUN mode: ERROR 9 elsewhere
             if mode is Mode.RUN and code in (CODES["LIST"], CODES["NEW"]):
                 raise BasicError(OTHER)
@@ -221,7 +249,7 @@ class TypedLines:
             interp.expect(0x3D)
             value = interp.expression()
             if isinstance(value, bytes) != (ref[2] != 0):
-                raise BasicError(OTHER)
+                raise BasicError(OTHER, on_last=True)
             # the display shows the value assigned, not what the variable kept
             # (R$(1)="XYZW" shows XYZW when R$() holds 3 characters)
             interp.vars.store(ref, value)

@@ -27,11 +27,9 @@ from decimal import Decimal
 from emulator.builtin import bcd, costs, nodes
 from emulator.builtin.basic_errors import ILLEGAL, NESTING, SYNTAX, BasicError
 from emulator.builtin.nodes import NUMBER, STRING, Node, to_int
+from emulator.builtin.scanner import DIGITS, UPPER, Scanner
 from emulator.builtin.token_codes import CODES, PI_CHAR, ROOT_CHAR
 from pc1360.facts import CR, PREFIX, QUOTE
-
-STATEMENT_END = (0x3A, CR)     # ':' or the line's end (bound once: the loop tests it often)
-STRING_END = (QUOTE, CR)
 
 _NOT = CODES["NOT"]
 # one-operand functions: code -> (function, argument check, result kind)
@@ -51,10 +49,7 @@ _ANGLE = {CODES[name]: func for name, func in (
 _PAREN_FUNCTIONS = {CODES["MID$"]: (nodes.mid, 3, STRING),
                     CODES["LEFT$"]: (nodes.left, 2, STRING),
                     CODES["RIGHT$"]: (nodes.right, 2, STRING)}
-_DIGITS = frozenset(b"0123456789")
 _HEX = frozenset(b"0123456789ABCDEF")
-UPPER = frozenset(range(0x41, 0x5B))
-_NAME2 = UPPER | _DIGITS
 _COMPARE = {
     b"=": lambda a, b: a == b, b"<": lambda a, b: a < b, b">": lambda a, b: a > b,
     b"<=": lambda a, b: a <= b, b"=<": lambda a, b: a <= b,
@@ -101,6 +96,8 @@ _FUNCTION_COSTS = {CODES[name]: cycles for name, cycles in costs.FUNCTIONS.items
 _VALUE_COSTS = {CODES[name]: func for name, func in costs.VALUE_COSTS.items()}
 _ANGLE_VALUE_COSTS = {CODES[name]: func for name, func in costs.ANGLE_VALUE_COSTS.items()}
 _NOT_AFTER_LITERAL = frozenset(range(0x41, 0x5B)) | frozenset(range(0x61, 0x7B)) | {QUOTE}
+# what may start an operand: a letter, a digit, `.`, `"`, `(`, `&` (a hex number)
+_NOT_AFTER_CALL = _NOT_AFTER_LITERAL | DIGITS | {0x2E, 0x28, 0x26}
 CACHE_LIMIT = 4096          # compiled expressions kept before the cache starts afresh
 _LOOKAHEAD = 3              # bytes past its end that a parse may have looked at
 
@@ -110,24 +107,25 @@ def literal_end(mem, pos):
     and an exponent: E, a sign, digits, where the sign and digits may be missing (`1E`,
     `2E-` are 1 and 2: firmware engine, case NUMBER_empty_exponent). A letter or `"`
     after it (spaces apart) is ERROR 1 at once, before any operation pending in the
-    expression."""
-    while mem[pos] in _DIGITS:
+    expression, where the literal ends (LEFT puts the cursor there: `12+3A` on the A,
+    `0T` on the T; firmware engine, case CALC_error_after_literal)."""
+    while mem[pos] in DIGITS:
         pos += 1
     if mem[pos] == 0x2E:
         pos += 1
-        while mem[pos] in _DIGITS:
+        while mem[pos] in DIGITS:
             pos += 1
     if mem[pos] == 0x45:
         pos += 1
         if mem[pos] in (0x2B, 0x2D):
             pos += 1
-        while mem[pos] in _DIGITS:
+        while mem[pos] in DIGITS:
             pos += 1
     look = pos
     while mem[look] == 0x20:
         look += 1
     if mem[look] in _NOT_AFTER_LITERAL:
-        raise BasicError(SYNTAX)
+        raise _Stop(SYNTAX, pos)
     return pos
 
 
@@ -152,77 +150,6 @@ def binary_operator(mem, pos):
             else 1
         return pos, _COMPARE_OPS[bytes(mem[pos:pos + width])], width
     return pos, _BYTE_OPS.get(byte), 1
-
-
-class Scanner:
-    """Reading tokenized bytes at `pos` in `mem` (the statements' syntax and the
-    expression parser's); `refuse()` says what a missing byte means."""
-
-    def peek(self):
-        """The next byte that is not a space (the tokenizer drops spaces outside
-        strings, so the loop rarely runs)."""
-        mem = self.mem
-        byte = mem[self.pos]
-        if byte != 0x20:
-            return byte
-        pos = self.pos
-        while mem[pos] == 0x20:
-            pos += 1
-        self.pos = pos
-        return mem[pos]
-
-    def accept(self, byte):
-        if self.peek() == byte:
-            self.pos += 1
-            return True
-        return False
-
-    def expect(self, byte):
-        if not self.accept(byte):
-            self.refuse()
-
-    def peek_token(self):
-        """The keyword code at the current position, or None."""
-        if self.peek() == PREFIX:
-            return self.mem[self.pos + 1]
-        return None
-
-    def accept_token(self, code):
-        if self.peek() == PREFIX and self.mem[self.pos + 1] == code:
-            self.pos += 2
-            return True
-        return False
-
-    def at_end(self):
-        """True at the end of a statement (':' or the line's 0x0D)."""
-        return self.peek() in STATEMENT_END
-
-    def string_literal(self):
-        """A quoted string; a missing closing quote ends at the line's end."""
-        mem = self.mem
-        start = pos = self.pos + 1
-        while mem[pos] not in STRING_END:
-            pos += 1
-        value = bytes(mem[start:pos])
-        self.pos = pos + 1 if mem[pos] == QUOTE else pos
-        return value
-
-    def variable_name(self):
-        """(name, is_str) of the variable at pos, which moves past the name and `$`."""
-        mem = self.mem
-        pos = self.pos
-        name = bytes([mem[pos]])
-        pos += 1
-        if mem[pos] in _NAME2:
-            name += bytes([mem[pos]])
-            pos += 1
-            while mem[pos] in _NAME2:       # ABC is AB (as on the firmware engine)
-                pos += 1
-        is_str = mem[pos] == 0x24
-        if is_str:
-            pos += 1
-        self.pos = pos
-        return name, is_str
 
 
 @dataclass(slots=True)
@@ -389,7 +316,7 @@ class _Parser(Scanner):
 
     def primary(self):
         byte = self.peek()
-        if byte in _DIGITS or byte == 0x2E:
+        if byte in DIGITS or byte == 0x2E:
             return self.number_literal()
         if byte == QUOTE:
             value = self.string_literal()
@@ -429,10 +356,7 @@ class _Parser(Scanner):
         mem = self.mem
         start = self.pos
         self.cost += costs.LITERAL
-        try:
-            end = literal_end(mem, start)
-        except BasicError as error:
-            raise _Stop(error.code, start) from None
+        end = literal_end(mem, start)
         self.pos = end
         self.cost += (end - start - 1) * costs.LITERAL_CHAR
         try:
@@ -522,7 +446,7 @@ class _Parser(Scanner):
         entry = _OPERAND_FUNCTIONS.get(code)
         if entry is not None:
             func, check, kind = entry
-            arg = self.operand()
+            arg = self.argument(self.operand())
             if check is not nodes.number or arg.kind != NUMBER:
                 arg = Node(nodes.checking(it, check, arg, self.pos), arg.kind)
             value_cycles = _VALUE_COSTS.get(code)
@@ -532,7 +456,7 @@ class _Parser(Scanner):
         if code in _ANGLE:
             func, value_cycles = _ANGLE[code], _ANGLE_VALUE_COSTS[code]
             # in the angle unit in force when it runs
-            arg = self.numeric(self.operand())
+            arg = self.argument(self.numeric(self.operand()))
             return nodes.apply(it, lambda number: func(number, it.angle), arg, NUMBER,
                                self.pos,
                                lambda number, value: value_cycles(number, value, it.angle),
@@ -540,14 +464,16 @@ class _Parser(Scanner):
         entry = _PAREN_FUNCTIONS.get(code)
         if entry is not None:
             func, count, kind = entry
-            return self.pure(func, self.paren_args(count), kind)
+            return self.pure(func, self.argument(self.paren_args(count)), kind)
         if code == CODES["POINT"]:
-            return nodes.apply_args(it, it.point, self.paren_args(2), NUMBER, self.pos)
+            return nodes.apply_args(it, it.point, self.argument(self.paren_args(2)), NUMBER,
+                                    self.pos)
         if code == CODES["RND"]:
-            return nodes.apply(it, it.rnd, self.numeric(self.operand()), NUMBER, self.pos)
-        if code == CODES["PEEK"]:
-            return nodes.apply(it, it.peek_byte, self.numeric(self.operand()), NUMBER,
+            return nodes.apply(it, it.rnd, self.argument(self.numeric(self.operand())), NUMBER,
                                self.pos)
+        if code == CODES["PEEK"]:
+            return nodes.apply(it, it.peek_byte, self.argument(self.numeric(self.operand())),
+                               NUMBER, self.pos)
         if code == CODES["PI"]:
             return nodes.constant(bcd.PI)
         if code == CODES["MEM"]:
@@ -555,6 +481,20 @@ class _Parser(Scanner):
         if code == CODES["INKEY$"]:
             return Node(it.inkey_string, STRING)
         raise _Stop(SYNTAX, self.pos)
+
+    def argument(self, parsed):
+        """A function's argument (a node) or arguments (a list), just parsed: what may
+        start an operand after it (spaces apart) is ERROR 1 there once it is worked out,
+        before the function runs (`ACS(10)A`, `ACS(10)5`, `LEFT$("AB",1)A`: not ERROR 2
+        or 9; firmware engine, case ERROR_letter_after_function)."""
+        look = self.pos
+        while self.mem[look] == 0x20:
+            look += 1
+        if self.mem[look] in _NOT_AFTER_CALL:
+            stop = _Stop(SYNTAX, self.pos)
+            stop.before = [arg.run for arg in (parsed if isinstance(parsed, list) else [parsed])]
+            raise stop
+        return parsed
 
     def paren_args(self, count):
         self.expect(0x28)
@@ -592,7 +532,8 @@ def _loader(it, reference, missing, at):
             return missing
         try:
             return load(ref)
-        except BasicError:
+        except BasicError as error:     # its value is of the other kind
             it.pos = at
+            error.on_last = True
             raise
     return run

@@ -18,13 +18,7 @@ from operator import attrgetter
 
 from emulator.builtin import bcd, costs, nodes, random_numbers
 from emulator.builtin.basic_errors import LINE, NESTING, SYNTAX, BasicError
-from emulator.builtin.expr import (
-    CACHE_LIMIT,
-    STATEMENT_END,
-    STRING_END,
-    Scanner,
-    compile_at,
-)
+from emulator.builtin.expr import CACHE_LIMIT, compile_at
 from emulator.builtin.nodes import to_int
 from emulator.builtin.run_state import (  # noqa: F401  (FORLoop: the engine imports it from here)
     ANSWER,
@@ -33,6 +27,7 @@ from emulator.builtin.run_state import (  # noqa: F401  (FORLoop: the engine imp
     Return,
     RunState,
 )
+from emulator.builtin.scanner import STATEMENT_END, STRING_END, Scanner
 from emulator.builtin.screen import ROWS
 from emulator.builtin.statement_table import statement_table
 from emulator.builtin.statements import stmt_return
@@ -325,7 +320,7 @@ class Interpreter(Scanner):
         if isinstance(value, bytes):
             return ("label", value)
         if not 1 <= value <= MAX_LINE:
-            raise BasicError(LINE)
+            raise BasicError(LINE, on_last=True)
         return ("line", int(value))
 
     def resolve(self, target):
@@ -341,14 +336,18 @@ class Interpreter(Scanner):
         kind, value = target
         state = self.state
         if kind == "line":
-            addr, passed = self.program.locate(value, state.line)
+            try:
+                addr, passed = self.program.locate(value, state.line)
+            except BasicError as error:     # no such line: the cursor on its number
+                error.on_last = True
+                raise
             self.cost += passed * per_line
         else:
             # a label is searched for from the first line, each labelled line compared
             addr, labelled = self.program.label_search(value)
             if addr is None:
                 self.cost += labelled * costs.LABEL_MISS_LINE
-                raise BasicError(LINE)
+                raise BasicError(LINE, on_last=True)
             number = self.mem[addr] << 8 | self.mem[addr + 1]
             self.cost += self.program.lines_passed(number, 0) * per_line + \
                 labelled * costs.LABEL_LINE

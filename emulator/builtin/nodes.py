@@ -209,7 +209,7 @@ def number_loader(it, mem, addr, at):
     def load():
         if mem[addr] == STRING_MARK:
             it.pos = at
-            raise BasicError(OTHER)
+            raise BasicError(OTHER, on_last=True)
         data = bytes(mem[addr:end])
         value = cached(data)
         return value if value is not None else from_bytes(data)

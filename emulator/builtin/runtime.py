@@ -40,6 +40,7 @@ class RuntimeState:
     wait_key: str = "ENTER"         # the key that ends ENTER_WAIT (DOWN under TRON)
     wait_result: bytes | None = None    # the waiting PRINT's number, as a result's text
     error: tuple[int, int] | None = None  # the DELAY is an error's: (code, line) shows after
+    error_on_last: bool = False     # ... about the element read last (BasicError.on_last)
 
 
 class Runtime:
@@ -116,7 +117,7 @@ class Runtime:
             if st.error is not None:
                 (code, line), st.error = st.error, None
                 with self.terminal.scroll_work(SCROLL_CYCLES):     # a message that scrolls
-                    self.show_error(code, line)
+                    self.show_error(code, line, st.error_on_last)
             elif st.entering:
                 value, st.enter_value = st.enter_value, None
                 st.entering = False
@@ -134,11 +135,11 @@ class Runtime:
             used = interp.execute(budget)
         except BasicError as err:
             if interp.line_addr is None:            # a typed line's: typed_base has it
-                self.show_error(err.code, interp.line)
+                self.show_error(err.code, interp.line, err.on_last)
                 self.terminal.state.error_list_from = err.list_from
                 return budget
             # the firmware takes its time to find and show a program line's error
-            st.error = (err.code, interp.line)
+            st.error, st.error_on_last = (err.code, interp.line), err.on_last
             self.wait(ERROR_LATE + max(0, err.used - budget))
             return min(err.used, budget)
         if used > budget:
@@ -282,8 +283,9 @@ class Runtime:
         self.core.state = State.IDLE
         self.terminal.prompt()
 
-    def show_error(self, code, line):
-        """ERROR `code` (in program line `line`; 0: a typed line): the run ends."""
+    def show_error(self, code, line, on_last=False):
+        """ERROR `code` (in program line `line`; 0: a typed line): the run ends.
+        `on_last`: see BasicError.on_last."""
         interp = self.interp
         at = None
         if line and interp.line_addr is not None:
@@ -291,4 +293,4 @@ class Runtime:
         interp.running = False
         interp.pending = None
         self.core.state = State.IDLE
-        self.terminal.show_error(code, line, at)
+        self.terminal.show_error(code, line, at, on_last)

@@ -206,10 +206,9 @@ def stmt_run(it):
     command_only(it)
     addr = None
     if not it.at_end():
-        kind, number = it.target()
-        if kind != "line":
-            raise BasicError(SYNTAX)
-        addr = it.program.find(number)     # RUN n needs line n, as GOTO (GEN_input_7)
+        # RUN n needs line n, as GOTO (GEN_input_7); RUN "X" runs from label X
+        # (firmware engine, case RUN_from_label)
+        addr = it.resolve(it.target())
     it.vars.clear()
     it.using = None
     it.start_program(addr)
@@ -217,14 +216,23 @@ def stmt_run(it):
 
 def stmt_cont(it):
     command_only(it)
-    if it.stopped_at is None:
-        raise BasicError(OTHER)
+    cont_possible(it)
+    if not it.at_end():
+        raise BasicError(SYNTAX)        # CONT takes nothing after it (CONT 5: at the 5)
     it.pos, it.line, it.line_addr = it.stopped_at
     it.stopped_at = None
     it.jumped = True
     if it.resume_input:
         it.pending = ("input", it.resume_input)
         it.resume_input = None
+
+
+def cont_possible(it):
+    """ERROR 9, the cursor on CONT, when no run has stopped to go on from (checked
+    before anything after CONT: `CONT 5`, `CONT:A=1`; firmware engine, case
+    CALC_statement_and_colon)."""
+    if it.stopped_at is None:
+        raise BasicError(OTHER, on_last=True)
 
 
 def stmt_new(it):

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 
 from emulator.builtin import bcd, costs
 from emulator.builtin.basic_errors import NESTING, OTHER, SYNTAX, BasicError
-from emulator.builtin.expr import UPPER, Scanner
 from emulator.builtin.nodes import small_int
 from emulator.builtin.run_state import ANSWER, ANSWER_END, FORLoop
+from emulator.builtin.scanner import UPPER, Scanner
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
 from emulator.builtin.vars import NUM
@@ -263,7 +263,7 @@ def _item(it, ref_at, ref, value_at, value):
         result = value_run()
         state.pos = value_end
         if isinstance(result, bytes) != (target[2] != NUM):
-            raise BasicError(OTHER)
+            raise BasicError(OTHER, on_last=True)
         store(target, result)
     return item
 
@@ -290,7 +290,7 @@ def _number_assignment(it, part, cost, end):
             result = value_run()
             if isinstance(result, bytes):
                 state.pos = value_end
-                raise BasicError(OTHER)
+                raise BasicError(OTHER, on_last=True)
             data = to_bytes(result)
         mem[addr:addr_end] = mem[ANSWER:ANSWER_END] = data
         state.pos = end

@@ -25,6 +25,7 @@ from emulator.builtin.interp import ANSWER, ANSWER_END, INPUT_BUFFER
 from emulator.builtin.listview import (
     ends_with_keyword,
     last_element,
+    last_unit,
     units_of,
     wrap_listing,
 )
@@ -52,6 +53,7 @@ class TerminalState:
     mode: Mode = Mode.RUN
     recalled: Recalled | None = None
     error_at: tuple[int, int] | None = None     # (line number, body offset) of a program error
+    error_on_last: bool = False     # ... which is about the element before the offset
     error_cur: int | None = None    # a typed line's error: where LEFT/RIGHT put the cursor
     error_lock: bool = False        # an error is shown: only CLS goes on
     end_prompt: bool = False        # the `>` is the one after a program's end
@@ -163,12 +165,14 @@ class Terminal:
         self.state.mode = self.state.mode.other()
         self.show_mode()
 
-    def show_error(self, code, line, at):
-        """`ERROR n` (`ERROR n IN line` for a program line at `at`: (line, offset))."""
+    def show_error(self, code, line, at, on_last=False):
+        """`ERROR n` (`ERROR n IN line` for a program line at `at`: (line, offset));
+        `on_last`: a typed line's error about the element read last (BasicError)."""
         st = self.state
         if at is not None:
             st.error_at = at        # PRO mode's UP/DOWN show the line, the cursor there
-        st.error_cur = None if line else self.error_column()
+            st.error_on_last = on_last
+        st.error_cur = None if line else self.error_column(on_last)
         st.error_lock = True
         st.error_list_from = None
         self.editor.state.line.clear()
@@ -359,25 +363,29 @@ class Terminal:
         self.editor.show_typing()
         return True
 
-    def error_column(self):
+    def error_column(self, on_last=False):
         """Where in the typed line an immediate line's error was (as its listing
-        counts characters); None if not known."""
+        counts characters); None if not known. `on_last`: the error is about the element
+        read last, which the cursor goes on."""
         interp = self.interp
         if self.state.recalled is None or interp.line_addr is not None or interp.pos < INPUT_BUFFER:
             return None
         body = bytes(self.mem[INPUT_BUFFER:interp.pos])
-        keyword = ends_with_keyword(body)
         try:
-            column = len(from_text(list_line(Line(1, body)))) - 2 + keyword
-            # a typed statement's error at the line's end points at its last element
-            # (`RUN 500`, `GOTO 5*100`: ERROR 4 at the last digit; `CONT`: ERROR 9 at
-            # the keyword; firmware engine)
-            if self.runtime.state.typed_end and self.mem[interp.pos] == 0x0D and column:
-                column = len(from_text(list_line(Line(1, body[:-2])))) - 2 if keyword \
-                    else column - 1
+            width = len(from_text(list_line(Line(1, body)))) - 2
+            # an error about the element read last points at it, at its last character or
+            # at the start of a keyword or line number: an assignment's value of the wrong
+            # type (`A$=12`: on the 2, `A$=PI` on the P; BasicError.on_last), a typed
+            # statement's error at the line's end (`RUN 500`, `GOTO 5*100`: ERROR 4 at
+            # the last digit, `GOTO 500` at the line number's first; `CONT`: ERROR 9 at
+            # the keyword; firmware engine, cases CALC_error_on_last_element ...)
+            if width and (on_last or self.runtime.state.typed_end
+                          and self.mem[interp.pos] == 0x0D):
+                unit = last_unit(body)
+                return width - (len(unit) if unit else 1)
         except Exception:       # noqa: BLE001 - a cut token: no cursor position
             return None
-        return column
+        return width + ends_with_keyword(body)
 
     def _edit_listed(self, key):
         """PRO mode, a listing shown: RIGHT/LEFT edit its top line. True if done."""
@@ -422,7 +430,13 @@ class Terminal:
         body = bytes(self.mem[addr + 3:addr + 2 + self.mem[addr + 2]])
         if stop is not None:
             offset = last_element(body, offset)
-        head = from_text(list_line(Line(number, body[:max(0, offset)])))
+        read = body[:max(0, offset)]
+        cur = len(from_text(list_line(Line(number, read))))
+        if stop is None and self.state.error_on_last and read:
+            # on the element read last: its last character, a keyword's or a line
+            # number's first (`B$=12`: on the 2, `GOTO 500` on the 5; firmware engine)
+            unit = last_unit(read)
+            cur -= len(unit) if unit else 1
         self.show_listing(addr)
-        self._edit_line(addr, len(head))
+        self._edit_line(addr, cur)
         return True

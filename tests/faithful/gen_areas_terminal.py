@@ -1,7 +1,7 @@
 """Generator areas of the keyboard and the terminal (generator.py): INPUT answers and
 editing keys, FOR/GOSUB nesting, CURSOR and GCURSOR at the edges, small mixed programs,
-RUN mode as a calculator, PRO-mode editing, labels and DEF keys, INKEY$ polling. Each
-returns (line bodies, key steps)."""
+RUN mode as a calculator, PRO-mode editing, labels and DEF keys, INKEY$ polling, lines
+refused and brought back (recall). Each returns (line bodies, key steps)."""
 
 from tests.faithful.gen_values import (
     RELATIONS,
@@ -228,4 +228,40 @@ def area_inkey(rng):
     if "GOTO 30" in bodies[-1]:
         steps.append(rng.choice(INKEY_KEYS))
     steps.append("{ENTER}")
+    return bodies, steps
+
+
+# Lines typed in RUN mode that are often refused: a value of the wrong kind, a number run
+# into a letter, a jump to a missing line or label, a second statement after a colon.
+RECALL_STATEMENTS = ["PRINT 1", "CLS", "PAUSE 2", "LET B=1", "BEEP 1", "WAIT 0", "CLEAR",
+                     "DEGREE", "RANDOM", "CONT", "RUN", "GOTO 10", "DIM D(3)", "USING"]
+
+
+RECALL_TARGETS = ["10", "99", "500", "5*100", "A", "(7)", '"Q"', '"X"']
+
+
+def recall_line(rng):
+    """A typed line from a small grammar of the errors whose place LEFT/RIGHT show
+    (A holds a string)."""
+    return by_roll(rng.random(), [
+        (0.15, lambda: f"B={rng.choice(['A', 'B+A', 'SIN A', '(A)', '2*A+1'])}"),
+        (0.3, lambda: f"{rng.choice(['B$', 'C$'])}={rng.choice([expr(rng), 'PI', 'B1', '-5'])}"),
+        (0.45, lambda: f"{expr(rng)}{rng.choice(['A', 'T', ' X', 'E2Q', '1B'])}"),
+        (0.6, lambda: f"{rng.choice(['GOTO', 'RUN'])} {rng.choice(RECALL_TARGETS)}"),
+        (0.85, lambda: f"{rng.choice(RECALL_STATEMENTS)}:{rng.choice(['A=1', 'B', ''])}"),
+        (1.0, lambda: f"CONT {rng.choice(['5', 'A', ''])}"),
+    ])
+
+
+def area_recall(rng):
+    """RUN mode: a line typed that is often refused, then LEFT or RIGHT to bring it back
+    (the cursor where the firmware puts it after the error) and a key on it; A holds a
+    string, a small program has line 10 and label X, and may have stopped at a STOP."""
+    bodies = ['PRINT "R"', '"X" STOP', 'PRINT "S"']
+    steps = ['A$="XY"{ENTER}']
+    if rng.random() < 0.4:
+        steps += ["RUN{ENTER}", "{ENTER}"]
+    for _ in range(rng.randint(1, 3)):
+        steps.append("{CLS}" + recall_line(rng) + "{ENTER}")
+        steps.append(rng.choice(["{LEFT}", "{RIGHT}"]) + rng.choice(["", "", "{DEL}", "{INS}", "7"]))
     return bodies, steps

@@ -10,7 +10,8 @@ edge values, logical operators on non-booleans, PRINT with ; and ,, USING, strin
 graphics with text, INPUT answers and editing keys, PAUSE/WAIT, LIST, RND, angle modes,
 errors, statement mixes that take time, FOR and GOSUB nesting, CURSOR and GCURSOR at the
 edges, small programs mixing all of these, RUN mode as a calculator, PRO-mode editing of
-lines, labels and DEF keys, INKEY$ polling) and carries that area as its tag. The area of
+lines, labels and DEF keys, INKEY$ polling, typed lines that are often refused and are
+brought back after their error) and carries that area as its tag. The area of
 case `index` is AREAS[index % len(AREAS)], so any run of len(AREAS) consecutive cases
 covers every area; what is drawn inside it comes from random.Random seeded by
 (seed, index) alone, so a case does not depend on which other cases were drawn.
@@ -83,6 +84,7 @@ AREAS = {
     "nesting": terminal.area_nesting, "cursor": terminal.area_cursor,
     "mixed": terminal.area_mixed, "calc": terminal.area_calc, "edit": terminal.area_edit,
     "labels": terminal.area_labels, "inkey": terminal.area_inkey,
+    "recall": terminal.area_recall,
 }
 AREA_NAMES = tuple(AREAS)
 

@@ -2,7 +2,10 @@
 every time after: each program here must leave the RAM, screen, cycles and engine
 state that the two executors of before (interpreter and statement compiler, which
 agreed) left after every run() call, errors included. Those outcomes were recorded in
-data/compiled_outcomes.json (RAM as a SHA-256 digest) before the executors became one.
+data/compiled_outcomes.json (RAM as a SHA-256 digest) before the executors became one;
+`if without keyword` was recorded again when the firmware showed that the error of
+`IF A>5 B=1` is where the number ends, not where it starts (the only fields that changed:
+the error's offset and the position; case CALC_error_after_literal).
 """
 
 import hashlib
