@@ -44,6 +44,14 @@ PROGRAM_ONLY = frozenset(CODES[name] for name in (
     "RESTORE", "GOSUB", "RETURN", "END", "STOP", "REM", "LET", "ON", "AREAD", "INPUT"))
 
 
+# Typed with a `:` after them, these run, and then the `:` is ERROR 1 (one statement a
+# typed line); any other statement is refused before it runs (firmware engine, measured:
+# CLEAR empties the variables, DIM makes its array, BEEP sounds, GRAD, TRON and RANDOM
+# take effect; NEW keeps the program; case CALC_statement_and_colon)
+RUN_BEFORE_COLON = frozenset(CODES[name] for name in (
+    "CLEAR", "DIM", "BEEP", "WAIT", "DEGREE", "RADIAN", "GRAD", "RANDOM", "TRON", "TROFF",
+    "USING"))
+
 PROMPT_CHAR = 0x3E        # the `>` of the prompt
 ENTER_EMPTY_WORK = CYCLES["enter_empty_work"]
 ENTER_EMPTY_SCROLL = CYCLES["enter_empty_scroll"]
@@ -137,8 +145,10 @@ class TypedLines:
                 terminal.state.recalled = Recalled(render_units(units, False)[0], start_row,
                                                    self.screen.scrolls, units)
             colon = first_colon(body)
-            # (a calculation or an assignment runs up to the `:` first: _run_immediate)
-            if colon is not None and body[0] == PREFIX and body[1] in self.interp.statements:
+            # (a calculation or an assignment runs up to the `:` first: _run_immediate;
+            # so do the statements of RUN_BEFORE_COLON, whose `:` the interpreter refuses)
+            if colon is not None and body[0] == PREFIX and body[1] in self.interp.statements \
+                    and not (mode is Mode.RUN and body[1] in RUN_BEFORE_COLON):
                 self._refuse_statements(body, colon)
             self._run_immediate(body)
         except BasicError as err:
@@ -186,8 +196,8 @@ class TypedLines:
         self.terminal.state.list_addr = addr           # UP/DOWN go on from the stored line
 
     def _refuse_statements(self, body, colon):
-        """A typed statement with a `:` after it is ERROR 1 at the `:` (one statement a
-        typed line), once what the firmware looks at first has passed: in RUN mode a
+        """A typed statement with a `:` after it that does not run first is ERROR 1 at
+        the `:`, once what the firmware looks at first has passed: in RUN mode a
         statement only a program runs is refused at its keyword (`PRINT 1:A=2`), and GOTO
         and RUN look for their line, ERROR 4 if it is missing (`GOTO 99:A=1`), CONT for
         a stop to go on from (firmware engine, case CALC_statement_and_colon)."""

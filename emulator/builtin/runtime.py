@@ -149,7 +149,7 @@ class Runtime:
             self.wait(used - budget)
             return budget
         pending = interp.pending
-        if pending is not None or not interp.running:
+        if (pending is not None or not interp.running) and not self._colon_next():
             # a typed statement got through: LEFT/RIGHT bring nothing back now
             self.terminal.state.recalled = None
         if pending is not None:
@@ -172,6 +172,12 @@ class Runtime:
                 self.terminal.prompt()
             self.terminal.state.end_prompt = True
         return max(used, 1)
+
+    def _colon_next(self):
+        """Whether a typed line's statement has a `:` after it, which is still to be
+        refused (`BEEP 1:A=1` sounds first; enter.RUN_BEFORE_COLON)."""
+        interp = self.interp
+        return interp.running and interp.line_addr is None and interp.peek() == 0x3A
 
     def _serve(self, pending):
         kind = pending[0]

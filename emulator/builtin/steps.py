@@ -85,6 +85,11 @@ def compile_step(it, start):
     reader = _Reader(it, start)
     mem = it.mem
     if reader.peek() == _COLON:
+        if it.state.line_addr is None:
+            # a typed line's statement has run: its `:` is ERROR 1 (one statement a
+            # typed line; enter.RUN_BEFORE_COLON)
+            return Step(reader.pos + 1, bytes(mem[start:reader.pos + 1]),
+                        _refusal(it, reader.pos))
         reader.pos += 1
     byte = reader.peek()
     if byte == CR:
@@ -107,7 +112,8 @@ def compile_step(it, start):
 
 
 def _refusal(it, at):
-    """A keyword code the engine does not run: ERROR 1 at its 0xFE."""
+    """ERROR 1 at `at`: a keyword code the engine does not run (at its 0xFE), a typed
+    line's second statement (at the `:`)."""
     def run():
         it.state.jumped = False
         it.state.pos = at

@@ -171,7 +171,9 @@ def test_last_answer(source, answer):
 @pytest.mark.parametrize("line", list(OUTCOMES["typed"]))
 def test_typed_line_matches_recorded_outcome(line):
     """A line typed in RUN mode runs from the input buffer (no line address); the
-    second and later runs use the compiled expressions."""
+    second and later runs use the compiled expressions. (Recorded again when the
+    firmware showed that a typed line's statement runs and its `:` is then ERROR 1, case
+    CALC_statement_and_colon: these lines now stop at their first `:`.)"""
     machine, engine = machine_with("10 END")
     runs = []
     for _ in range(3):
