@@ -46,11 +46,11 @@ PROGRAM_ONLY = frozenset(CODES[name] for name in (
 
 # Typed with a `:` after them, these run, and then the `:` is ERROR 1 (one statement a
 # typed line); any other statement is refused before it runs (firmware engine, measured:
-# CLEAR empties the variables, DIM makes its array, BEEP sounds, GRAD, TRON and RANDOM
-# take effect; NEW keeps the program; case CALC_statement_and_colon)
+# CLEAR empties the variables, DIM makes its array, ERASE drops it, BEEP sounds, GRAD, TRON
+# and RANDOM take effect; NEW keeps the program; case CALC_statement_and_colon)
 RUN_BEFORE_COLON = frozenset(CODES[name] for name in (
-    "CLEAR", "DIM", "BEEP", "WAIT", "DEGREE", "RADIAN", "GRAD", "RANDOM", "TRON", "TROFF",
-    "USING"))
+    "CLEAR", "DIM", "ERASE", "BEEP", "WAIT", "DEGREE", "RADIAN", "GRAD", "RANDOM", "TRON",
+    "TROFF", "USING"))
 
 PROMPT_CHAR = 0x3E        # the `>` of the prompt
 ENTER_EMPTY_WORK = CYCLES["enter_empty_work"]

@@ -110,19 +110,27 @@ def stmt_restore(it):
 
 
 DIM_BYTE_CYCLES = CYCLES["dim_byte"]    # DIM clears the array's bytes: each takes these
+ERASE_NAME_CYCLES = CYCLES["erase_name"]
+ERASE_FOUND_CYCLES = CYCLES["erase_found"]
+ERASE_BYTE_CYCLES = CYCLES["erase_byte"]
+
+
+def _array_name(it):
+    """(name, is_str) of the array named at the position (DIM, ERASE)."""
+    if it.peek() not in range(0x41, 0x5B):
+        raise BasicError(SYNTAX)
+    mem = it.mem
+    name = bytes([mem[it.pos]])
+    it.pos += 1
+    if mem[it.pos] in range(0x41, 0x5B) or mem[it.pos] in range(0x30, 0x3A):
+        name += bytes([mem[it.pos]])
+        it.pos += 1
+    return name, it.accept(0x24)
 
 
 def stmt_dim(it):
     while True:
-        if it.peek() not in range(0x41, 0x5B):
-            raise BasicError(SYNTAX)
-        mem = it.mem
-        name = bytes([mem[it.pos]])
-        it.pos += 1
-        if mem[it.pos] in range(0x41, 0x5B) or mem[it.pos] in range(0x30, 0x3A):
-            name += bytes([mem[it.pos]])
-            it.pos += 1
-        is_str = it.accept(0x24)
+        name, is_str = _array_name(it)
         it.expect(0x28)
         dims = [it.integer(0, 255)]
         if it.accept(0x2C):
@@ -132,6 +140,22 @@ def stmt_dim(it):
         before = it.vars.dim_pointer()
         it.vars.dim(name, is_str, dims, length)
         it.cost += (before - it.vars.dim_pointer()) * DIM_BYTE_CYCLES
+        if not it.accept(0x2C):
+            return
+
+
+def stmt_erase(it):
+    """ERASE name[,name ...]: each array named goes, the variables made after it move up
+    into its place; a name that is no array (a fixed or two-character variable, none at
+    all) is passed over (firmware engine, case ERASE_arrays)."""
+    while True:
+        name, is_str = _array_name(it)
+        if not it.at_end() and it.peek() != 0x2C:
+            raise BasicError(SYNTAX)        # ERASE B(1): B is kept
+        it.cost += ERASE_NAME_CYCLES
+        moved = it.vars.erase(name, is_str)
+        if moved is not None:
+            it.cost += ERASE_FOUND_CYCLES + moved * ERASE_BYTE_CYCLES
         if not it.accept(0x2C):
             return
 

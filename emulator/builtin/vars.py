@@ -131,6 +131,20 @@ class Variables:
         self._set_dim_pointer(header)
         return header
 
+    def erase(self, name, is_str):
+        """ERASE: drop the array `name`; the variables made after it, below it, move up
+        into its place (their headers count in lengths, so the chain stays whole).
+        Returns the bytes moved, None if there is no such array."""
+        header = self._headers().get((type_byte(name, is_str, True), name[0]))
+        if header is None:
+            return None
+        mem = self.mem
+        size = 4 + (mem[header + 2] << 8 | mem[header + 3])
+        pointer = self.dim_pointer()
+        mem[pointer + size:header + size] = mem[pointer:header]
+        self._set_dim_pointer(pointer + size)
+        return header - pointer
+
     def free_bytes(self):
         """Bytes between the program's end and the DIM area (for MEM)."""
         pointer = min(self.dim_pointer(), DIM_EMPTY)
