@@ -52,6 +52,10 @@ RUN_BEFORE_COLON = frozenset(CODES[name] for name in (
     "CLEAR", "DIM", "ERASE", "BEEP", "WAIT", "DEGREE", "RADIAN", "GRAD", "RANDOM", "TRON",
     "TROFF", "USING"))
 
+# typed in RUN mode: ERROR 9 (firmware engine; RENUM and DELETE, which the built-in
+# engine does not run in PRO mode: case PRINTER_statements_skipped)
+PRO_COMMANDS = frozenset(CODES[name] for name in ("LIST", "NEW", "RENUM", "DELETE"))
+
 PROMPT_CHAR = 0x3E        # the `>` of the prompt
 ENTER_EMPTY_WORK = CYCLES["enter_empty_work"]
 ENTER_EMPTY_SCROLL = CYCLES["enter_empty_scroll"]
@@ -233,12 +237,13 @@ class TypedLines:
         first = interp.peek()
         code = interp.mem[interp.pos + 1] if first == PREFIX else None
         mode = self.terminal.state.mode
+        # LIST, NEW, RENUM and DELETE belong to PRO mode, RUN to RUN mode: ERROR 9
+        # elsewhere
+        if mode is Mode.RUN and code in PRO_COMMANDS:
+            raise BasicError(OTHER)
         if code in interp.statements:
             if mode is Mode.RUN:
                 self._refuse_program_only(code)
-            # LIST and NEW belong to PRO mode, RUN to RUN mode: ERROR 9 elsewhere
-            if mode is Mode.RUN and code in (CODES["LIST"], CODES["NEW"]):
-                raise BasicError(OTHER)
             if mode is Mode.PRO and code == CODES["RUN"]:
                 raise BasicError(OTHER)
             if code == CODES["RUN"]:

@@ -394,6 +394,18 @@ LPRINT_BYTE_CYCLES = CYCLES["lprint_byte"]
 LPRINT_OPEN_SAVING = CYCLES["lprint_open_saving"]   # after OPEN
 
 
+PRINTER_BYTE_CYCLES = CYCLES["printer_byte"]
+
+
+def stmt_printer(it):
+    """The printer's and plotter's own statements (CSIZE, CIRCLE, LF, GRAPH ...): with no
+    printer on the 11-pin port the firmware steps over them to the statement's end,
+    evaluating nothing (`COLOR 1/0` goes on; case PRINTER_statements_skipped)."""
+    start = it.pos
+    it.skip_statement()
+    it.cost += (it.pos - start) * PRINTER_BYTE_CYCLES
+
+
 def stmt_lprint(it):
     """After OPEN the text goes out on the 15-pin port (serial_io.lprint_job)."""
     if not get_port(it.mem)[1]:

@@ -18,6 +18,10 @@ class Statement(NamedTuple):
     compile: Callable | None = None
 
 
+# the printer's and plotter's statements, which the firmware steps over with no printer
+PRINTER = ("CSIZE", "CIRCLE", "LF", "COLOR", "GRAPH", "LLINE", "RLINE", "GLCURSOR", "SORGN",
+           "CROTATE", "PAINT", "LTEXT", "CONSOLE")
+
 # the statements that steps.py compiles
 _COMPILED = {"LET": steps.compile_let, "GOTO": steps.compile_goto,
              "GOSUB": steps.compile_gosub, "IF": steps.compile_if,
@@ -55,6 +59,9 @@ def statement_table():
     }
     table = {CODES[name]: Statement(handler, CYCLES["stmt_" + name.lower()])
              for name, handler in handlers.items()}
+    table.update({CODES[name]: Statement(output.stmt_printer, CYCLES["stmt_printer"])
+                  for name in PRINTER})
+    table[CODES["LLIST"]] = Statement(statements.stmt_llist, CYCLES["stmt_printer"])
     table.update({CODES[name]: Statement(None, CYCLES["stmt_" + name.lower()], compile)
                   for name, compile in _COMPILED.items()})
     return table

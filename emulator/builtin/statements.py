@@ -8,6 +8,7 @@ handler starts after the keyword token and must leave `pos` at the statement's e
 
 from emulator.builtin import bcd, costs
 from emulator.builtin.basic_errors import LINE, NESTING, OTHER, SYNTAX, BasicError
+from emulator.builtin.output import stmt_printer
 from emulator.builtin.random_numbers import randomize
 from emulator.builtin.serial_io import end_latch
 from emulator.builtin.timing import CYCLES
@@ -224,6 +225,12 @@ def command_only(it):
     (the firmware engine refuses `RUN 20` there)."""
     if it.line_addr is not None:
         raise BasicError(SYNTAX)
+
+
+def stmt_llist(it):
+    """LLIST: a command, stepped over as the printer's statements are (output.py)."""
+    command_only(it)
+    stmt_printer(it)
 
 
 def stmt_run(it):
