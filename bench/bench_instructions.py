@@ -36,13 +36,13 @@ STEADY_SECONDS = 10.0
 
 
 def prepare(scenario, rom):
-    """Run the uncounted part; return the part to count."""
+    """Run the uncounted part; return (the machine, the part to count)."""
     from emulator.machine.facade import KEY_HOLD
     from pc1360.tokenizer import tokenize
 
     if scenario == "kniffel":
         machine = bench_firmware.kniffel_loaded(rom)
-        return lambda: bench_firmware.kniffel_game(machine)
+        return machine, lambda: bench_firmware.kniffel_game(machine)
     machine = bench_firmware.booted(rom)
     machine.load_program(tokenize(bench_firmware.QUEENS))
     snapshot = machine.snapshot()
@@ -56,12 +56,12 @@ def prepare(scenario, rom):
     machine.release("ENTER")
     if scenario == "steady":
         machine.run_for(20.0)
-        return lambda: machine.run_for(STEADY_SECONDS)
-    return lambda: machine.run_for(bench_firmware.FIRST_SECONDS - KEY_HOLD)
+        return machine, lambda: machine.run_for(STEADY_SECONDS)
+    return machine, lambda: machine.run_for(bench_firmware.FIRST_SECONDS - KEY_HOLD)
 
 
 def child(scenario, rom):
-    counted = prepare(scenario, rom)
+    _machine, counted = prepare(scenario, rom)
     print("ready", flush=True)
     sys.stdin.readline()  # the parent has switched counting on
     counted()

@@ -9,9 +9,10 @@ split into making a block's source (emulator/cpu/translator.block_source) and co
 it (block_code); and what the part would cost if translation were free, as a multiple
 of real time. That last figure bounds every speed-up that only makes translation cheaper.
 
-Scenarios: `first`, the first 10 emulated seconds of the queens program after RUN;
-`kniffel`, the scripted Kniffel game from DEF K to its end; `steady`, 10 emulated seconds
-of queens after a whole run in the same process (nothing left to translate: the floor).
+Scenarios (bench_instructions.prepare's): `first`, the first 10 emulated seconds of the
+queens program after RUN; `kniffel`, the scripted Kniffel game from DEF K to its end;
+`steady`, 10 emulated seconds of queens after a whole run in the same process (nothing
+left to translate: the floor).
 """
 
 import argparse
@@ -28,6 +29,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import bench_firmware  # noqa: E402
+import bench_instructions  # noqa: E402
 
 SCENARIOS = ("first", "kniffel", "steady")
 
@@ -53,25 +55,7 @@ def timed_translation():
 
 
 def child(scenario, rom):
-    from emulator.machine.facade import KEY_HOLD
-    from pc1360.tokenizer import tokenize
-
-    if scenario == "kniffel":
-        machine = bench_firmware.kniffel_loaded(rom)
-        part = lambda: bench_firmware.kniffel_game(machine)  # noqa: E731
-    else:
-        machine = bench_firmware.booted(rom)
-        machine.load_program(tokenize(bench_firmware.QUEENS))
-        if scenario == "steady":
-            snapshot = machine.snapshot()
-            bench_firmware.queens_run(machine)
-            machine.restore(snapshot)
-        machine.type_keys("RUN")
-        machine.key_wait_ready()
-        machine.press("ENTER")
-        machine.run_for(KEY_HOLD)
-        machine.release("ENTER")
-        part = lambda: machine.run_for(bench_firmware.FIRST_SECONDS - KEY_HOLD)  # noqa: E731
+    machine, part = bench_instructions.prepare(scenario, rom)
     spent = timed_translation()
     start, cpu = machine.emulated_seconds, time.process_time()
     part()
