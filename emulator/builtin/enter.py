@@ -22,7 +22,6 @@ from emulator.builtin.listview import (
 )
 from emulator.builtin.screen import COLS, NUL, ROWS
 from emulator.builtin.serial_io import close_port, end_latch, enter_cycles
-from emulator.builtin.statements import cont_possible
 from emulator.builtin.states import Mode, State
 from emulator.builtin.steps import LET_COST
 from emulator.builtin.terminal import Recalled
@@ -45,12 +44,14 @@ PROGRAM_ONLY = frozenset(CODES[name] for name in (
 
 
 # Typed with a `:` after them, these run, and then the `:` is ERROR 1 (one statement a
-# typed line); any other statement is refused before it runs (firmware engine, measured:
-# CLEAR empties the variables, DIM makes its array, ERASE drops it, BEEP sounds, GRAD, TRON
-# and RANDOM take effect; NEW keeps the program; case CALC_statement_and_colon)
+# typed line; GOTO, RUN and CONT refuse it themselves before they go anywhere, once their
+# line or stop is found); any other statement is refused before it runs (firmware engine,
+# measured: CLEAR empties the variables, DIM makes its array, ERASE drops it, BEEP sounds,
+# GRAD, TRON and RANDOM take effect, GOTO 99: is ERROR 4; NEW keeps the program; case
+# CALC_statement_and_colon)
 RUN_BEFORE_COLON = frozenset(CODES[name] for name in (
     "CLEAR", "DIM", "ERASE", "BEEP", "WAIT", "DEGREE", "RADIAN", "GRAD", "RANDOM", "TRON",
-    "TROFF", "USING"))
+    "TROFF", "USING", "GOTO", "RUN", "CONT"))
 
 # typed in RUN mode: ERROR 9 (firmware engine; RENUM and DELETE, which the built-in
 # engine does not run in PRO mode: case PRINTER_statements_skipped)
@@ -201,26 +202,13 @@ class TypedLines:
 
     def _refuse_statements(self, body, colon):
         """A typed statement with a `:` after it that does not run first is ERROR 1 at
-        the `:`, once what the firmware looks at first has passed: in RUN mode a
-        statement only a program runs is refused at its keyword (`PRINT 1:A=2`), and GOTO
-        and RUN look for their line, ERROR 4 if it is missing (`GOTO 99:A=1`), CONT for
-        a stop to go on from (firmware engine, case CALC_statement_and_colon)."""
+        the `:`; in RUN mode one that only a program runs is refused at its keyword
+        (`PRINT 1:A=2`; firmware engine, case CALC_statement_and_colon)."""
         interp = self.interp
         interp.start_immediate(body)
-        start = interp.pos
         if self.terminal.state.mode is Mode.RUN:
             self._refuse_program_only(body[1])
-            interp.pos = start + 2
-            if body[1] == CODES["CONT"]:
-                cont_possible(interp)
-            if body[1] in (CODES["GOTO"], CODES["RUN"]):
-                if interp.peek() != 0x3A:
-                    try:
-                        interp.resolve(interp.target())
-                    except BasicError as error:     # the cursor on the line's number
-                        error.on_last = True
-                        raise
-        interp.pos = start + colon
+        interp.pos += colon
         raise BasicError(SYNTAX)
 
     def _refuse_program_only(self, code):

@@ -135,14 +135,27 @@ class Interpreter(Scanner):
         self.state.pos = entry.end
         return ref
 
+    # A statement's argument of the wrong kind (ERROR 9) or out of its range (ERROR 3) is
+    # an error about the element read last: the cursor goes on the argument's last
+    # element (`WAIT A$` on the $, `WAIT 99999` on the last 9; firmware engine, case
+    # CALC_error_on_last_element).
+
     def number(self):
-        return nodes.number(self.expression())
+        return self._checked(nodes.number, self.expression())
 
     def string(self):
-        return nodes.string(self.expression())
+        return self._checked(nodes.string, self.expression())
 
     def integer(self, low=-32768, high=65535):
-        return to_int(self.number(), low, high)
+        return self._checked(lambda value: to_int(value, low, high), self.number())
+
+    @staticmethod
+    def _checked(check, value):
+        try:
+            return check(value)
+        except BasicError as error:
+            error.on_last = True
+            raise
 
     # ------------------------------------------------------------ functions that
     # need the machine (expr.py compiles calls of them)

@@ -239,7 +239,12 @@ def stmt_run(it):
     if not it.at_end():
         # RUN n needs line n, as GOTO (GEN_input_7); RUN "X" runs from label X
         # (firmware engine, case RUN_from_label)
-        addr = it.resolve(it.target())
+        try:
+            addr = it.resolve(it.target())
+        except BasicError as error:     # no such line: the cursor on its number
+            error.on_last = True
+            raise
+    typed_line_end(it)
     it.vars.clear()
     it.using = None
     it.start_program(addr)
@@ -248,8 +253,7 @@ def stmt_run(it):
 def stmt_cont(it):
     command_only(it)
     cont_possible(it)
-    if not it.at_end():
-        raise BasicError(SYNTAX)        # CONT takes nothing after it (CONT 5: at the 5)
+    typed_line_end(it)                  # CONT takes nothing after it (CONT 5: at the 5)
     it.pos, it.line, it.line_addr = it.stopped_at
     it.stopped_at = None
     it.jumped = True
@@ -264,6 +268,13 @@ def cont_possible(it):
     CALC_statement_and_colon)."""
     if it.stopped_at is None:
         raise BasicError(OTHER, on_last=True)
+
+
+def typed_line_end(it):
+    """RUN and CONT (typed only) go somewhere else: ERROR 1 unless they end the line,
+    there, before they go (`RUN 10:A=1`, `CONT:A=1`: at the `:`)."""
+    if it.peek() != 0x0D:
+        raise BasicError(SYNTAX)
 
 
 def stmt_new(it):

@@ -374,13 +374,12 @@ class Terminal:
         try:
             width = len(from_text(list_line(Line(1, body)))) - 2
             # an error about the element read last points at it, at its last character or
-            # at the start of a keyword or line number: an assignment's value of the wrong
-            # type (`A$=12`: on the 2, `A$=PI` on the P; BasicError.on_last), a typed
-            # statement's error at the line's end (`RUN 500`, `GOTO 5*100`: ERROR 4 at
-            # the last digit, `GOTO 500` at the line number's first; `CONT`: ERROR 9 at
-            # the keyword; firmware engine, cases CALC_error_on_last_element ...)
-            if width and (on_last or self.runtime.state.typed_end
-                          and self.mem[interp.pos] == 0x0D):
+            # at the start of a keyword or line number (BasicError.on_last): an
+            # assignment's value of the wrong type (`A$=12`: on the 2, `A$=PI` on the P),
+            # a missing line (`RUN 500`, `GOTO 5*100`: on the last digit, `GOTO 500` on the
+            # line number's first), CONT with nothing stopped (on CONT; firmware engine,
+            # cases CALC_error_on_last_element ...)
+            if width and on_last:
                 unit = last_unit(body)
                 return width - (len(unit) if unit else 1)
         except Exception:       # noqa: BLE001 - a cut token: no cursor position
