@@ -103,23 +103,21 @@ _LOOKAHEAD = 3              # bytes past its end that a parse may have looked at
 
 
 def literal_end(mem, pos):
-    """Where the number literal starting at `pos` ends: digits, an optional fraction,
-    and an exponent: E, a sign, digits, where the sign and digits may be missing (`1E`,
-    `2E-` are 1 and 2: firmware engine, case NUMBER_empty_exponent). A letter or `"`
-    after it (spaces apart) is ERROR 1 at once, before any operation pending in the
-    expression, where the literal ends (LEFT puts the cursor there: `12+3A` on the A,
-    `0T` on the T; firmware engine, case CALC_error_after_literal)."""
-    while mem[pos] in DIGITS:
+    """Where the number literal starting at `pos` ends: digits and points, then an
+    exponent: E, a sign, digits, where the sign and digits may be missing (`1E`, `2E-`
+    are 1 and 2: firmware engine, case NUMBER_empty_exponent). The firmware reads on over
+    a point or an E more, which it passes over (`1.5.5` is 1.55, `1E2E3` 1E23, `1E2.5`
+    1E25: _complete; case NUMBER_extra_points). A letter or `"` after it (spaces apart)
+    is ERROR 1 at once, before any operation pending in the expression, where the
+    literal ends (LEFT puts the cursor there: `12+3A` on the A, `0T` on the T; firmware
+    engine, case CALC_error_after_literal)."""
+    while mem[pos] in _MANTISSA:
         pos += 1
-    if mem[pos] == 0x2E:
-        pos += 1
-        while mem[pos] in DIGITS:
-            pos += 1
     if mem[pos] == 0x45:
         pos += 1
         if mem[pos] in (0x2B, 0x2D):
             pos += 1
-        while mem[pos] in DIGITS:
+        while mem[pos] in _EXPONENT:
             pos += 1
     look = pos
     while mem[look] == 0x20:
@@ -129,8 +127,17 @@ def literal_end(mem, pos):
     return pos
 
 
+_MANTISSA = DIGITS | {0x2E}
+_EXPONENT = DIGITS | {0x2E, 0x45}
+
+
 def _complete(text):
-    """A literal as Decimal reads it: an exponent with no digits is 0, a lone point 0."""
+    """A literal (literal_end's) as Decimal reads it: the points after the first and in
+    the exponent passed over, so are the E's after the first; an exponent with no digits
+    is 0, a lone point 0."""
+    mantissa, e, exponent = text.partition("E")
+    whole, point, fraction = mantissa.partition(".")
+    text = whole + point + fraction.replace(".", "") + e + exponent.replace(".", "").replace("E", "")
     if text[-1:] in ("E", "+", "-"):
         text += "0"
     return "0" + text if text.startswith(".") else text
