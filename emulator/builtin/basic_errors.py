@@ -27,6 +27,8 @@ class BasicError(Exception):
         # type, a missing line): the cursor goes on it, not where the reading stopped
         # (Terminal.error_column, Terminal._show_error_line)
         self.on_last = on_last
+        self.where = None   # (line address, body offset) of an error a command found in a
+        # line of the program (RENUM): it shows as that line's error
 
 
 class Break(Exception):

@@ -210,6 +210,9 @@ class Runtime:
         elif kind == "list":
             self.core.state = State.IDLE
             self.terminal.list_from(pending[1])
+        elif kind == "clear prompt":       # DELETE, RENUM: a `>` on a clear display
+            self.core.state = State.IDLE
+            self.terminal.clear_prompt()
         elif kind == "serial":
             self.jobs.start_serial(*pending[1:])
         elif kind == "tape":

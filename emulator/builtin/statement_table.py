@@ -44,6 +44,7 @@ def statement_table():
         "TROFF": statements.stmt_troff, "AREAD": statements.stmt_aread,
         "RUN": statements.stmt_run, "CONT": statements.stmt_cont,
         "NEW": statements.stmt_new, "LIST": statements.stmt_list,
+        "DELETE": statements.stmt_delete, "RENUM": statements.stmt_renum,
         # PRINT # and INPUT # go to the tape
         "PRINT": tape_io.with_hash(output.stmt_print, tape_io.print_hash),
         "INPUT": tape_io.with_hash(output.stmt_input, tape_io.input_hash),

@@ -277,6 +277,70 @@ def typed_line_end(it):
         raise BasicError(SYNTAX)
 
 
+def _line_argument(it):
+    """A line number written in digits (DELETE's, RENUM's), or None if there is none."""
+    it.peek()
+    mem = it.mem
+    start = it.pos
+    while mem[it.pos] in range(0x30, 0x3A):
+        it.pos += 1
+    return int(bytes(mem[start:it.pos])) if it.pos > start else None
+
+
+def stmt_delete(it):
+    """DELETE a, DELETE a,b (a to b), DELETE a, (to the end), DELETE ,b (from the first
+    line): the lines named must exist (ERROR 4), b not come before a, nothing else follow
+    (ERROR 1; firmware engine, case PRO_delete_and_renum)."""
+    command_only(it)
+    numbers = [n for n, _addr in it.program.lines()]
+    first = _line_argument(it)
+    if first is not None:
+        it.program.find(first)          # looked for first (DELETE 15-25: ERROR 4)
+    last = first
+    if it.accept(0x2C):
+        last = _line_argument(it)
+        if first is None and last is None:
+            raise BasicError(SYNTAX)
+        first = numbers[0] if first is None and numbers else first
+        last = numbers[-1] if last is None and numbers else last
+    if first is None or not it.at_end():
+        raise BasicError(SYNTAX)
+    if last < first:
+        raise BasicError(SYNTAX)
+    it.program.delete(first, last)
+    it.pending = ("clear prompt",)
+    it.finish()
+
+
+def stmt_renum(it):
+    """RENUM [new][,[old][,step]]: the lines from old (the first line) on numbered new
+    (10), new + step (10) ... and the line numbers that name them with them (firmware
+    engine, case PRO_delete_and_renum)."""
+    command_only(it)
+    new, old, step = _line_argument(it), None, None
+    if it.accept(0x2C):
+        old = _line_argument(it)
+        if it.accept(0x2C):
+            step = _line_argument(it)
+            if step is None:
+                raise BasicError(SYNTAX)
+    if not it.at_end():
+        raise BasicError(SYNTAX)
+    numbers = [n for n, _addr in it.program.lines()]
+    if numbers:
+        try:
+            it.program.renumber(10 if new is None else new,
+                                numbers[0] if old is None else old, 10 if step is None else step)
+        except BasicError as error:
+            if error.where is not None:     # shown as an error of that line
+                addr, offset = error.where
+                it.state.line = it.mem[addr] << 8 | it.mem[addr + 1]
+                it.state.line_addr, it.state.pos = addr, addr + 3 + offset
+            raise
+    it.pending = ("clear prompt",)
+    it.finish()
+
+
 def stmt_new(it):
     command_only(it)
     it.program.new()

@@ -7,7 +7,7 @@ pointers are little-endian. The ROM keeps copies of the end pointer at 0x283E (m
 0x293E) and at card start + 9; the built-in engine keeps them in step too.
 """
 
-from emulator.builtin.basic_errors import LINE, MEMORY, BasicError
+from emulator.builtin.basic_errors import ILLEGAL, LINE, MEMORY, OTHER, BasicError
 from pc1360.facts import (
     CARD_BOUNDS_PTR,
     CARD_COPIES_OFFSET,
@@ -26,6 +26,8 @@ from pc1360.facts import (
     START_PTR,
     SYSTEM_END_COPY,
 )
+from pc1360.keywords import BY_NAME
+from pc1360.token_walk import BYTES, KEYWORD, LINE_NUMBER, STRING, walk
 
 CARD_END_COPY = CARD_COPIES_OFFSET + 2      # card start + 9: the end pointer's copy
 # after Y the firmware leaves 57.2957795131 in the random seed (RANDOM_SEED) ...
@@ -254,6 +256,55 @@ class Program:
             mem[end + 1 + delta:end + 1] = bytes(-delta)
         self._set_end(end + delta)
 
+    def delete(self, first, last):
+        """DELETE: lines `first` to `last` (both must exist: ERROR 4)."""
+        self.find(first)
+        self.find(last)
+        for number in [n for n, _addr in self.lines() if first <= n <= last]:
+            self.store(number, b"")
+
+    def renumber(self, new, old, step):
+        """RENUM: the lines from `old` on numbered `new`, `new + step` ..., and every
+        compiled line number (0x1F hi lo) naming one of them changed with it. Refused,
+        nothing changed: ERROR 4 for a missing `old`, ERROR 9 if the lines would fall out
+        of order (the first new number not above the line before `old`); then, as an
+        error of the line it is found in (BasicError.where: (line address, offset)),
+        ERROR 3 for the first line numbered past MAX_LINE and ERROR 4 for the first line
+        number that names no line (firmware engine, case PRO_delete_and_renum)."""
+        lines = list(self.lines())
+        self.find(old)
+        before = [n for n, _addr in lines if n < old]
+        if not 1 <= new <= MAX_LINE:
+            raise BasicError(LINE)
+        if before and new <= before[-1]:
+            raise BasicError(OTHER)
+        moved = [(n, addr) for n, addr in lines if n >= old]
+        renamed = {n: new + k * step for k, (n, _addr) in enumerate(moved)}
+        for number, addr in moved:
+            if renamed[number] > MAX_LINE:
+                raise _located(ILLEGAL, addr, 0)
+        mem = self.mem
+        refs = []
+        for number, addr in lines:
+            body = bytes(mem[addr + 3:addr + 2 + mem[addr + 2]])
+            computed = _computed_target(body)
+            for element in walk(body):
+                if computed is not None and element.start >= computed:
+                    raise _located(OTHER, addr, computed)
+                if element.kind == LINE_NUMBER:
+                    if element.value not in self._index():
+                        error = _located(LINE, addr, element.end)
+                        error.on_last = True        # the cursor on the number
+                        raise error
+                    refs.append((addr + 3 + element.start, element.value))
+            if computed is not None:
+                raise _located(OTHER, addr, computed)
+        for number, addr in lines:
+            mem[addr], mem[addr + 1] = divmod(renamed.get(number, number), 256)
+        for at, target in refs:
+            mem[at + 1], mem[at + 2] = divmod(renamed.get(target, target), 256)
+        self.changed()
+
     def new(self):
         """NEW: an empty program."""
         start = self.start
@@ -267,3 +318,46 @@ class Program:
             body = self.mem[addr + 3:addr + 3 + self.mem[addr + 2]]
             parts.append(f"  {addr:#06x} {number:5d} {body.hex(' ')}")
         return "\n".join(parts)
+
+
+def _located(code, addr, offset):
+    """ERROR `code` to show as an error of the line at `addr`, `offset` bytes into its
+    body (RENUM's, found in a line while the command checks the program)."""
+    error = BasicError(code)
+    error.where = (addr, offset)
+    return error
+
+
+# the keywords whose target RENUM renumbers (and, after GOTO and GOSUB, the rest of an ON
+# list): a target that is no line number, label or statement is ERROR 9 (firmware engine)
+_TARGETS = frozenset(BY_NAME[name].code for name in ("GOTO", "GOSUB", "THEN", "RESTORE"))
+
+
+def _computed_target(body):
+    """The offset of the first jump target in `body` that RENUM cannot renumber (`GOTO
+    2*5`, `GOTO A`, `THEN B=1`, the 2*5 of `ON A GOTO 10,2*5`), or None."""
+    elements = list(walk(body))
+    for k, element in enumerate(elements):
+        if element.kind != KEYWORD or element.value not in _TARGETS:
+            continue
+        while k + 1 < len(elements):
+            target = elements[k + 1]
+            if target.kind == BYTES:
+                at = target.start
+                while at < target.end and body[at] == 0x20:
+                    at += 1
+                if at < target.end and body[at] != 0x3A:
+                    return at
+                break
+            if target.kind not in (LINE_NUMBER, STRING):
+                break               # a keyword (THEN PRINT ...) or nothing
+            # an ON list goes on after a comma
+            if k + 2 < len(elements) and elements[k + 2].kind == BYTES \
+                    and body[elements[k + 2].start] == 0x2C:
+                after = elements[k + 2]
+                if after.end - after.start > 1:
+                    return after.start + 1
+                k += 2
+                continue
+            break
+    return None
