@@ -18,9 +18,11 @@ class Statement(NamedTuple):
     compile: Callable | None = None
 
 
-# the printer's and plotter's statements, which the firmware steps over with no printer
+# the printer's and plotter's statements, which the firmware steps over with no printer,
+# and its commands (typed only), stepped over the same way
 PRINTER = ("CSIZE", "CIRCLE", "LF", "COLOR", "GRAPH", "LLINE", "RLINE", "GLCURSOR", "SORGN",
            "CROTATE", "PAINT", "LTEXT", "CONSOLE")
+PRINTER_COMMANDS = ("LLIST", "LFILES")
 
 # the statements that steps.py compiles
 _COMPILED = {"LET": steps.compile_let, "GOTO": steps.compile_goto,
@@ -45,6 +47,7 @@ def statement_table():
         "RUN": statements.stmt_run, "CONT": statements.stmt_cont,
         "NEW": statements.stmt_new, "LIST": statements.stmt_list,
         "DELETE": statements.stmt_delete, "RENUM": statements.stmt_renum,
+        "FILES": statements.stmt_files,
         # PRINT # and INPUT # go to the tape
         "PRINT": tape_io.with_hash(output.stmt_print, tape_io.print_hash),
         "INPUT": tape_io.with_hash(output.stmt_input, tape_io.input_hash),
@@ -62,7 +65,8 @@ def statement_table():
              for name, handler in handlers.items()}
     table.update({CODES[name]: Statement(output.stmt_printer, CYCLES["stmt_printer"])
                   for name in PRINTER})
-    table[CODES["LLIST"]] = Statement(statements.stmt_llist, CYCLES["stmt_printer"])
+    table.update({CODES[name]: Statement(statements.stmt_llist, CYCLES["stmt_printer"])
+                  for name in PRINTER_COMMANDS})
     table.update({CODES[name]: Statement(None, CYCLES["stmt_" + name.lower()], compile)
                   for name, compile in _COMPILED.items()})
     return table

@@ -7,7 +7,7 @@ handler starts after the keyword token and must leave `pos` at the statement's e
 """
 
 from emulator.builtin import bcd, costs
-from emulator.builtin.basic_errors import LINE, NESTING, OTHER, SYNTAX, BasicError
+from emulator.builtin.basic_errors import IO, LINE, NESTING, OTHER, SYNTAX, BasicError
 from emulator.builtin.output import stmt_printer
 from emulator.builtin.random_numbers import randomize
 from emulator.builtin.serial_io import end_latch
@@ -228,9 +228,16 @@ def command_only(it):
 
 
 def stmt_llist(it):
-    """LLIST: a command, stepped over as the printer's statements are (output.py)."""
+    """LLIST, LFILES: commands, stepped over as the printer's statements are (output.py)."""
     command_only(it)
     stmt_printer(it)
+
+
+def stmt_files(it):
+    """FILES: a command for the disk drive, which the emulated machine has none of:
+    ERROR 8 (firmware engine, case PRINTER_statements_skipped)."""
+    command_only(it)
+    raise BasicError(IO)
 
 
 def stmt_run(it):
