@@ -7,7 +7,7 @@ handler starts after the keyword token and must leave `pos` at the statement's e
 """
 
 from emulator.builtin import bcd, costs
-from emulator.builtin.basic_errors import IO, LINE, NESTING, OTHER, SYNTAX, BasicError
+from emulator.builtin.basic_errors import ILLEGAL, IO, LINE, NESTING, OTHER, SYNTAX, BasicError
 from emulator.builtin.output import stmt_printer
 from emulator.builtin.random_numbers import randomize
 from emulator.builtin.serial_io import end_latch
@@ -137,6 +137,10 @@ def stmt_dim(it):
         if it.accept(0x2C):
             dims.append(it.integer(0, 255))
         it.expect(0x29)
+        if it.vars.has_array(name, is_str):
+            # found at its `)`, before a length: ERROR 3 with the cursor there (DIM D$(3)*3
+            # on the `)`; firmware engine, case CALC_error_on_last_element)
+            raise BasicError(ILLEGAL, on_last=True)
         length = it.integer(1, 255) if is_str and it.accept(0x2A) else None
         before = it.vars.dim_pointer()
         it.vars.dim(name, is_str, dims, length)

@@ -219,10 +219,13 @@ class Variables:
         size = TWO_CHAR_STRING_LEN if is_str else NUMBER_LEN
         return (header + HEADER_LEN, size, STR if is_str else NUM)
 
+    def has_array(self, name, is_str):
+        return (type_byte(name, is_str, True), name[0]) in self._headers()
+
     def dim(self, name, is_str, dims, elem_len=None):
         """DIM name(d1[,d2])[*len]."""
         kind = type_byte(name, is_str, True)
-        if (kind, name[0]) in self._headers():
+        if self.has_array(name, is_str):
             raise BasicError(ILLEGAL)
         if len(dims) > 2 or any(not 0 <= d <= 255 for d in dims):
             raise BasicError(ILLEGAL)
