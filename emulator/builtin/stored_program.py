@@ -267,7 +267,8 @@ class Program:
         """RENUM: the lines from `old` on numbered `new`, `new + step` ..., and every
         compiled line number (0x1F hi lo) naming one of them changed with it. Refused,
         nothing changed: ERROR 4 for a missing `old`, ERROR 9 if the lines would fall out
-        of order (the first new number not above the line before `old`); then, as an
+        of order (the first new number not above the line before `old`), ERROR 3 for a
+        step of 0 or past MAX_LINE; then, as an
         error of the line it is found in (BasicError.where: (line address, offset)),
         ERROR 3 for the first line numbered past MAX_LINE and ERROR 4 for the first line
         number that names no line (firmware engine, case PRO_delete_and_renum)."""
@@ -278,6 +279,8 @@ class Program:
             raise BasicError(LINE)
         if before and new <= before[-1]:
             raise BasicError(OTHER)
+        if not 1 <= step <= MAX_LINE:
+            raise BasicError(ILLEGAL)       # RENUM ,,0
         moved = [(n, addr) for n, addr in lines if n >= old]
         renamed = {n: new + k * step for k, (n, _addr) in enumerate(moved)}
         for number, addr in moved:
