@@ -265,3 +265,30 @@ def area_recall(rng):
         steps.append("{CLS}" + recall_line(rng) + "{ENTER}")
         steps.append(rng.choice(["{LEFT}", "{RIGHT}"]) + rng.choice(["", "", "{DEL}", "{INS}", "7"]))
     return bodies, steps
+
+
+def area_renumber(rng):
+    """PRO mode: RENUM or DELETE with drawn arguments on a program whose lines jump to
+    each other (GOTO, GOSUB, THEN, RESTORE, an ON list; now and then to a missing line or
+    a computed target), then LIST and UP/DOWN through it and the error's line."""
+    count = rng.randint(2, 5)
+    numbers = [10 * (k + 1) for k in range(count)]      # as generator.number numbers them
+    jumps = ["GOTO", "GOSUB", "IF A THEN", "RESTORE", "ON A GOTO"]
+    bodies = []
+    for _ in numbers:
+        target = rng.choice(numbers + [99] if rng.random() < 0.2 else numbers)  # 99: missing
+        jump = rng.choice(jumps)
+        text = f"{jump} {target}"
+        if jump == "ON A GOTO":
+            text += f",{rng.choice(numbers)}"
+        if rng.random() < 0.1:
+            text = f"{jump} {target}*1"     # computed: RENUM refuses it
+        bodies.append(rng.choice([text, f"A=1:{text}", f'PRINT "{target}":{text}']))
+    arg = lambda: str(rng.choice(numbers + [rng.randint(1, 120)]))  # noqa: E731
+    command = rng.choice([
+        "RENUM", f"RENUM {arg()}", f"RENUM {arg()},{arg()}", f"RENUM {arg()},{arg()},{rng.randint(0, 30)}",
+        f"RENUM ,,{rng.randint(1, 20)}", f"RENUM 65270,{numbers[0]}",
+        f"DELETE {arg()}", f"DELETE {arg()},{arg()}", f"DELETE {arg()},", f"DELETE ,{arg()}"])
+    steps = ["{MODE}", command + "{ENTER}", "{CLS}LIST{ENTER}",
+             rng.choice(["{DOWN}{DOWN}", "{DOWN}{DOWN}{DOWN}{DOWN}", "{UP}"]), "{CLS}{UP}"]
+    return bodies, steps

@@ -11,7 +11,7 @@ graphics with text, INPUT answers and editing keys, PAUSE/WAIT, LIST, RND, angle
 errors, statement mixes that take time, FOR and GOSUB nesting, CURSOR and GCURSOR at the
 edges, small programs mixing all of these, RUN mode as a calculator, PRO-mode editing of
 lines, labels and DEF keys, INKEY$ polling, typed lines that are often refused and are
-brought back after their error) and carries that area as its tag. The area of
+brought back after their error, RENUM and DELETE) and carries that area as its tag. The area of
 case `index` is AREAS[index % len(AREAS)], so any run of len(AREAS) consecutive cases
 covers every area; what is drawn inside it comes from random.Random seeded by
 (seed, index) alone, so a case does not depend on which other cases were drawn.
@@ -84,7 +84,7 @@ AREAS = {
     "nesting": terminal.area_nesting, "cursor": terminal.area_cursor,
     "mixed": terminal.area_mixed, "calc": terminal.area_calc, "edit": terminal.area_edit,
     "labels": terminal.area_labels, "inkey": terminal.area_inkey,
-    "recall": terminal.area_recall,
+    "recall": terminal.area_recall, "renumber": terminal.area_renumber,
 }
 AREA_NAMES = tuple(AREAS)
 
