@@ -147,12 +147,12 @@ class Interpreter(Scanner):
         return self._checked(nodes.string, self.expression())
 
     def integer(self, low=-32768, high=65535):
-        return self._checked(lambda value: to_int(value, low, high), self.number())
+        return self._checked(to_int, self.number(), low, high)
 
     @staticmethod
-    def _checked(check, value):
+    def _checked(check, value, *limits):
         try:
-            return check(value)
+            return check(value, *limits)
         except BasicError as error:
             error.on_last = True
             raise

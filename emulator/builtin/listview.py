@@ -53,38 +53,20 @@ def ends_with_keyword(body):
     Not token_walk.walk: here 0xFE with any byte after it, or none, counts as a keyword
     (error_column hands in a body cut where the error stopped), which the walker
     would read as two plain bytes."""
-    return _last_token(body)[0] == PREFIX
+    return bool(body) and body[last_element(body, len(body))] == PREFIX
 
 
 def last_unit(body):
     """The listed text of a tokenized line's last element if the cursor takes it whole,
     a keyword or a line number (`GOTO 500`: 500), else None (a character)."""
-    byte, at = _last_token(body)
-    if byte == PREFIX and at + 1 < len(body) and body[at + 1] in BY_CODE:
+    if not body:
+        return None
+    at = last_element(body, len(body))
+    if body[at] == PREFIX and at + 1 < len(body) and body[at + 1] in BY_CODE:
         return BY_CODE[body[at + 1]].name
-    if byte == LINE_REF and at + 2 < len(body):
+    if body[at] == LINE_REF and at + 2 < len(body):
         return str(body[at + 1] << 8 | body[at + 2])
     return None
-
-
-def _last_token(body):
-    """(first byte, index) of a tokenized line's last token: a keyword, a line number or a
-    character (the byte None inside a string)."""
-    in_string = False
-    last = at = None
-    index = 0
-    while index < len(body):
-        byte = body[index]
-        step = 1
-        if byte == QUOTE:
-            in_string = not in_string
-        elif not in_string and byte == PREFIX:
-            step = 2
-        elif not in_string and byte == LINE_REF:
-            step = 3
-        last, at = (byte if not in_string or byte == QUOTE else None), index
-        index += step
-    return last, at
 
 
 def wrap_listing(text, indent):

@@ -7,9 +7,18 @@ handler starts after the keyword token and must leave `pos` at the statement's e
 """
 
 from emulator.builtin import bcd, costs
-from emulator.builtin.basic_errors import ILLEGAL, IO, LINE, NESTING, OTHER, SYNTAX, BasicError
+from emulator.builtin.basic_errors import (
+    ILLEGAL,
+    IO,
+    LINE,
+    NESTING,
+    OTHER,
+    SYNTAX,
+    BasicError,
+)
 from emulator.builtin.output import stmt_printer
 from emulator.builtin.random_numbers import randomize
+from emulator.builtin.scanner import DIGITS
 from emulator.builtin.serial_io import end_latch
 from emulator.builtin.timing import CYCLES
 from emulator.builtin.token_codes import CODES
@@ -293,7 +302,7 @@ def _line_argument(it):
     it.peek()
     mem = it.mem
     start = it.pos
-    while mem[it.pos] in range(0x30, 0x3A):
+    while mem[it.pos] in DIGITS:
         it.pos += 1
     return int(bytes(mem[start:it.pos])) if it.pos > start else None
 
