@@ -349,11 +349,7 @@ class Interpreter(Scanner):
         kind, value = target
         state = self.state
         if kind == "line":
-            try:
-                addr, passed = self.program.locate(value, state.line)
-            except BasicError as error:     # no such line: the cursor on its number
-                error.on_last = True
-                raise
+            addr, passed = self.program.locate(value, state.line)
             self.cost += passed * per_line
         else:
             # a label is searched for from the first line, each labelled line compared

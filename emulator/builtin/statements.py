@@ -259,11 +259,7 @@ def stmt_run(it):
     if not it.at_end():
         # RUN n needs line n, as GOTO (GEN_input_7); RUN "X" runs from label X
         # (firmware engine, case RUN_from_label)
-        try:
-            addr = it.resolve(it.target())
-        except BasicError as error:     # no such line: the cursor on its number
-            error.on_last = True
-            raise
+        addr = it.resolve(it.target())
     typed_line_end(it)
     it.vars.clear()
     it.using = None

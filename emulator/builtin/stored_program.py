@@ -155,14 +155,14 @@ class Program:
         if not self._sorted:
             addr = self._search(number)     # (depends on the line being run too)
             if addr is None:
-                raise BasicError(LINE)
+                raise _missing()
             return addr, self._passed(number, here)
         key = (number, here)
         found = self._located.get(key)
         if found is None:
             addr = lines.get(number)
             if addr is None:
-                raise BasicError(LINE)
+                raise _missing()
             found = self._located[key] = (addr, self._passed(number, here))
         return found
 
@@ -172,7 +172,7 @@ class Program:
         if not self._sorted:
             addr = self._search(number)
         if addr is None:
-            raise BasicError(LINE)
+            raise _missing()
         return addr
 
     def _search(self, number):
@@ -203,7 +203,7 @@ class Program:
         """Address of the first line whose body starts with the string `label`."""
         addr, _labelled = self.label_search(label)
         if addr is None:
-            raise BasicError(LINE)
+            raise _missing()
         return addr
 
     def label_search(self, label):
@@ -364,3 +364,11 @@ def _computed_target(body):
                 continue
             break
     return None
+
+
+def _missing():
+    """ERROR 4 for a line or label that is not there: an error about the element read
+    last, so the cursor goes on the number or label (GOTO 500 on the 5, RESTORE 99 on the
+    first 9; firmware engine, cases CALC_error_on_last_element,
+    ERROR_on_last_element_in_pro_mode)."""
+    return BasicError(LINE, on_last=True)
